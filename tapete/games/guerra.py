@@ -1,0 +1,527 @@
+"""La guerra (War): the rules, pure.
+
+Every player keeps a face-down pile. In a duel each player still in the game
+turns the top card (two in *guerra de sumas*); the highest value takes every card
+on the table to the bottom of their pile. A tie at the top is a war among the
+tied players only: each lays ``down`` cards face down (3, or 1 by option) and
+turns one more (two with sums); a new tie is a new war.
+
+The only move is :class:`Turn`: a seat turns its cards for the current step.
+When every seat the step waits for has turned, the step is resolved.
+
+>>> s = load({"piles": ["9H KS 2C 3C 4C 4D", "5C KH 3D 4S 5S QD"], "config": {"order": "fixed"}})
+>>> [e["t"] for e in apply(s, 0, Turn())]
+['turn']
+>>> [e["t"] for e in apply(s, 1, Turn())]
+['turn', 'won', 'duel']
+>>> [len(p) for p in s.piles]
+[7, 5]
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from tapete.cards import Card, format_cards, full_deck, parse_cards, rank_value
+from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.rng import Rng
+
+NAME: Final = "guerra"
+LENGTHS: Final = {"corta": 80, "media": 200, "final": None}
+"""Duel limits: corta 80, media 200, hasta el final (no limit)."""
+
+Length = Literal["corta", "media", "final"]
+Order = Literal["random", "fixed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The options of RULES.md: 2–4 players, length, cards face down in a war,
+    ace low, sums, and the order of won cards."""
+
+    players: int = 2
+    length: Length = "corta"
+    down: int = 3
+    ace_low: bool = False
+    sums: bool = False
+    order: Order = "random"
+
+    @property
+    def limit(self) -> int | None:
+        return LENGTHS[self.length]
+
+    @property
+    def up(self) -> int:
+        """Cards turned face up by each player in a step."""
+        return 2 if self.sums else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Turn your card(s) over: the duel card, or a war's face-down and face-up cards."""
+
+    def to_json(self) -> JSON:
+        return {"type": "turn"}
+
+    def __str__(self) -> str:
+        return "turn"
+
+
+@dataclass(slots=True)
+class Placed:
+    """What one seat put on the table in one step."""
+
+    down: list[Card] = field(default_factory=list)
+    up: list[Card] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Step:
+    """One step of a duel: the duel itself (war=False) or one war after a tie."""
+
+    contenders: list[int]
+    war: bool = False
+    placed: dict[int, Placed] = field(default_factory=dict)
+
+    def waiting(self) -> list[int]:
+        return [s for s in self.contenders if s not in self.placed]
+
+
+@dataclass(slots=True)
+class State:
+    config: Config
+    piles: list[list[Card]]
+    """Index 0 is the top of the pile (the next card turned)."""
+    out: list[bool]
+    rng: Rng
+    duels: int = 0
+    """Duels finished."""
+    wars: int = 0
+    """Wars fought (a war inside a war counts again)."""
+    steps: list[Step] = field(default_factory=list)
+    """The duel in progress: its first step and any wars that followed."""
+    carry: list[Card] = field(default_factory=list)
+    """Cards left on the table when every player of a war ran out (3–4 players)."""
+    last: JSON | None = None
+    """Summary of the last finished duel, for showing it."""
+    result: JSON | None = None
+    loop: list[Any] | None = None
+    """Fixed order only: Brent's cycle detection over positions at duel starts."""
+
+
+# --- options and moves -----------------------------------------------------------------
+
+
+def parse_config(data: JSON) -> Config:
+    """Build a Config from JSON, refusing anything out of range.
+
+    >>> parse_config({"players": 3, "length": "media"}).limit
+    200
+    """
+    if not isinstance(data, dict):
+        raise IllegalMove("bad_config", detail="config")
+    known = {"players", "length", "down", "ace_low", "sums", "order"}
+    extra = set(data) - known
+    if extra:
+        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
+    players = data.get("players", 2)
+    if type(players) is not int or not 2 <= players <= 4:
+        raise IllegalMove("bad_config", detail="players (2–4)")
+    length = data.get("length", "corta")
+    if length not in LENGTHS:
+        raise IllegalMove("bad_config", detail="length (corta, media, final)")
+    down = data.get("down", 3)
+    if down not in (1, 3) or type(down) is not int:
+        raise IllegalMove("bad_config", detail="down (1 o 3)")
+    for flag in ("ace_low", "sums"):
+        if not isinstance(data.get(flag, False), bool):
+            raise IllegalMove("bad_config", detail=flag)
+    order = data.get("order", "random")
+    if order not in ("random", "fixed"):
+        raise IllegalMove("bad_config", detail="order (random, fixed)")
+    return Config(
+        players=players,
+        length=length,
+        down=down,
+        ace_low=bool(data.get("ace_low", False)),
+        sums=bool(data.get("sums", False)),
+        order=order,
+    )
+
+
+def config_json(config: Config) -> JSON:
+    return {
+        "players": config.players,
+        "length": config.length,
+        "down": config.down,
+        "ace_low": config.ace_low,
+        "sums": config.sums,
+        "order": config.order,
+    }
+
+
+def seats(config: Config) -> int:
+    return config.players
+
+
+def parse_move(data: JSON) -> Turn:
+    if not isinstance(data, dict) or "type" not in data:
+        raise IllegalMove("bad_move", detail="falta «type»")
+    if data["type"] != "turn":
+        raise IllegalMove("unknown_move")
+    if set(data) != {"type"}:
+        raise IllegalMove("bad_move", detail="campos de más")
+    return Turn()
+
+
+# --- the protocol ----------------------------------------------------------------------
+
+
+def new(config: Config, seed: int) -> State:
+    """Shuffle the 52 cards with ``seed`` and deal them as evenly as they go."""
+    rng = Rng.from_seed(seed)
+    deck = rng.shuffled(full_deck())
+    piles: list[list[Card]] = [[] for _ in range(config.players)]
+    for i, card in enumerate(deck):
+        piles[i % config.players].append(card)
+    state = State(config=config, piles=piles, out=[False] * config.players, rng=rng)
+    _start_duel(state, [])
+    return state
+
+
+def actors(state: State) -> list[int]:
+    """The seats the current step still waits for."""
+    if state.result is not None or not state.steps:
+        return []
+    return state.steps[-1].waiting()
+
+
+def legal_moves(state: State, seat: int) -> list[Turn]:
+    return [Turn()] if seat in actors(state) else []
+
+
+def apply(state: State, seat: int, move: Turn) -> list[Event]:
+    """Apply ``move`` for ``seat``; on IllegalMove nothing changes."""
+    if not isinstance(move, Turn):
+        raise IllegalMove("unknown_move")
+    if state.result is not None:
+        raise IllegalMove("game_over")
+    if seat not in actors(state):
+        raise IllegalMove("not_your_turn")
+    events: list[Event] = []
+    _place(state, seat, events)
+    _settle(state, events)
+    return events
+
+
+def outcome(state: State) -> JSON | None:
+    return state.result
+
+
+def view(state: State, seat: int | None) -> JSON:
+    """What ``seat`` may see: pile sizes, face-up cards, how many are face down.
+
+    Nobody, the owner included, sees a face-down card or the order of a pile.
+    """
+    return {
+        "game": NAME,
+        "config": config_json(state.config),
+        "seat": seat,
+        "limit": state.config.limit,
+        "duel": state.duels + (0 if state.result is not None else 1),
+        "duels": state.duels,
+        "wars": state.wars,
+        "counts": [len(p) for p in state.piles],
+        "out": list(state.out),
+        "table": [_step_view(step) for step in state.steps],
+        "carry": len(state.carry),
+        "actors": actors(state),
+        "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
+        "last": state.last,
+        "result": state.result,
+    }
+
+
+def dump(state: State) -> JSON:
+    """The position as JSON (see docs/positions.md); ``load(dump(s))`` is the same game."""
+    return {
+        "game": NAME,
+        "config": config_json(state.config),
+        "piles": [format_cards(p) for p in state.piles],
+        "out": list(state.out),
+        "duels": state.duels,
+        "wars": state.wars,
+        "steps": [
+            {
+                "contenders": list(step.contenders),
+                "war": step.war,
+                "placed": {
+                    str(s): {"down": format_cards(p.down), "up": format_cards(p.up)}
+                    for s, p in step.placed.items()
+                },
+            }
+            for step in state.steps
+        ],
+        "carry": format_cards(state.carry),
+        "rng": state.rng.state,
+        "last": state.last,
+        "result": state.result,
+        "loop": state.loop,
+    }
+
+
+def load(data: JSON) -> State:
+    """Read a position; missing fields take their defaults, so tests may write only piles.
+
+    With no ``steps`` given (and no result), a new duel starts among the players
+    who still have cards.
+    """
+    config = parse_config(data.get("config", {}))
+    piles = [parse_cards(p) if isinstance(p, str) else list(p) for p in data["piles"]]
+    if len(piles) != config.players:
+        config = parse_config({**config_json(config), "players": len(piles)})
+    out = list(data.get("out", [False] * len(piles)))
+    steps = [
+        Step(
+            contenders=list(raw["contenders"]),
+            war=bool(raw.get("war", False)),
+            placed={
+                int(s): Placed(down=parse_cards(p.get("down", "")), up=parse_cards(p.get("up", "")))
+                for s, p in raw.get("placed", {}).items()
+            },
+        )
+        for raw in data.get("steps", [])
+    ]
+    state = State(
+        config=config,
+        piles=piles,
+        out=out,
+        rng=Rng(int(data.get("rng", 0))),
+        duels=int(data.get("duels", 0)),
+        wars=int(data.get("wars", 0)),
+        steps=steps,
+        carry=parse_cards(data.get("carry", "")),
+        last=data.get("last"),
+        result=data.get("result"),
+        loop=data.get("loop"),
+    )
+    if not state.steps and state.result is None:
+        _start_duel(state, [])
+    return state
+
+
+def all_cards(state: State) -> list[Card]:
+    """Every card of the game, wherever it is (for invariant checks)."""
+    cards = [c for p in state.piles for c in p] + list(state.carry)
+    for step in state.steps:
+        for placed in step.placed.values():
+            cards += placed.down + placed.up
+    return cards
+
+
+# --- the mechanics ---------------------------------------------------------------------
+
+
+def _step_view(step: Step) -> JSON:
+    return {
+        "contenders": list(step.contenders),
+        "war": step.war,
+        "placed": {
+            str(s): {"down": len(p.down), "up": [c.code for c in p.up]}
+            for s, p in step.placed.items()
+        },
+    }
+
+
+def _alive(state: State) -> list[int]:
+    return [s for s in range(len(state.piles)) if not state.out[s]]
+
+
+def _value(state: State, cards: list[Card]) -> int:
+    return sum(rank_value(c, ace_low=state.config.ace_low) for c in cards)
+
+
+def _start_duel(state: State, events: list[Event]) -> None:
+    alive = _alive(state)
+    if state.config.order == "fixed" and state.config.limit is None and _repeats(state):
+        _finish(state, None, "loop", events)
+        return
+    state.steps = [Step(contenders=alive)]
+
+
+def _start_war(state: State, seats: list[int], events: list[Event]) -> None:
+    state.wars += 1
+    state.steps.append(Step(contenders=seats, war=True))
+    events.append({"t": "war", "seats": seats, "n": state.wars})
+
+
+def _place(state: State, seat: int, events: list[Event]) -> None:
+    step = state.steps[-1]
+    pile = state.piles[seat]
+    up_n = state.config.up
+    want_down = state.config.down if step.war else 0
+    n = len(pile)
+    if n >= want_down + up_n:
+        down, up = want_down, up_n
+    else:  # too few: all but the last face down (the last one or two face up)
+        up = min(up_n, n)
+        down = n - up
+    placed = Placed(down=pile[:down], up=pile[down : down + up])
+    del pile[: down + up]
+    step.placed[seat] = placed
+    events.append(
+        {"t": "turn", "seat": seat, "down": len(placed.down), "up": [c.code for c in placed.up]}
+    )
+
+
+def _settle(state: State, events: list[Event]) -> None:
+    """Resolve the current step if it waits for nobody; seats with no cards turn nothing."""
+    while state.result is None:
+        step = state.steps[-1]
+        for s in step.waiting():
+            if not state.piles[s]:
+                step.placed[s] = Placed()
+                events.append({"t": "turn", "seat": s, "down": 0, "up": []})
+        if step.waiting():
+            return
+        _resolve(state, events)
+
+
+def _resolve(state: State, events: list[Event]) -> None:
+    step = state.steps[-1]
+    dry = [s for s in step.contenders if not step.placed[s].up]
+    live = [s for s in step.contenders if step.placed[s].up]
+    if not live:
+        # Everyone left in the war ran out together: the last face-up cards were tied.
+        for s in dry:
+            state.out[s] = True
+            events.append({"t": "out", "seat": s})
+        remaining = _alive(state)
+        if len(remaining) >= 2:
+            state.carry = _pot(state)
+            state.last = _summary(state, None, "carry", 0)
+            state.steps = []
+            _end_duel(state, events)
+        else:
+            winner = remaining[0] if remaining else None
+            pot = _pot(state)
+            if winner is not None:
+                state.piles[winner].extend(pot)
+                _finish(state, winner, "all_cards", events)
+            else:
+                state.carry = pot
+                _finish(state, None, "draw_war", events)
+        return
+    values = {s: _value(state, step.placed[s].up) for s in live}
+    best = max(values.values())
+    top = [s for s in live if values[s] == best]
+    if len(top) > 1:
+        _start_war(state, top, events)
+        return
+    winner = top[0]
+    why = "higher" if len(live) > 1 else "no_cards"
+    pot = _pot(state, winner)
+    state.last = _summary(state, winner, why, len(pot))
+    state.piles[winner].extend(pot)
+    events.append({"t": "won", "seat": winner, "cards": len(pot), "why": why})
+    state.steps = []
+    state.carry = []
+    for s in _alive(state):
+        if not state.piles[s]:
+            state.out[s] = True
+            events.append({"t": "out", "seat": s})
+    _end_duel(state, events)
+
+
+def _end_duel(state: State, events: list[Event]) -> None:
+    state.duels += 1
+    alive = _alive(state)
+    if len(alive) == 1:
+        winner = alive[0]
+        state.piles[winner].extend(state.carry)
+        state.carry = []
+        _finish(state, winner, "all_cards", events)
+        return
+    limit = state.config.limit
+    if limit is not None and state.duels >= limit:
+        counts = [len(p) for p in state.piles]
+        best = max(counts)
+        leaders = [s for s, c in enumerate(counts) if c == best]
+        if len(leaders) == 1:
+            _finish(state, leaders[0], "limit", events)
+        else:
+            _finish(state, None, "draw_limit", events, tied=leaders)
+        return
+    _start_duel(state, events)
+    if state.result is None:
+        events.append({"t": "duel", "n": state.duels + 1})
+
+
+def _pot(state: State, winner: int | None = None) -> list[Card]:
+    """Collect the table. Fixed order: the winner's cards first (as played), then the
+    others seat by seat after the winner; random order: shuffled with the game's rng."""
+    n = len(state.piles)
+    start = winner if winner is not None else 0
+    order = [(start + i) % n for i in range(n)]
+    pot: list[Card] = []
+    for s in order:
+        for step in state.steps:
+            placed = step.placed.get(s)
+            if placed is not None:
+                pot += placed.down + placed.up
+    pot += state.carry
+    if state.config.order == "random":
+        state.rng.shuffle(pot)
+    return pot
+
+
+def _summary(state: State, winner: int | None, why: str, cards: int) -> JSON:
+    return {
+        "n": state.duels + 1,
+        "steps": [_step_view(step) for step in state.steps],
+        "values": [
+            {str(s): _value(state, p.up) for s, p in step.placed.items()} for step in state.steps
+        ],
+        "winner": winner,
+        "why": why,
+        "cards": cards,
+    }
+
+
+def _finish(
+    state: State, winner: int | None, reason: str, events: list[Event], tied: list[int] | None = None
+) -> None:
+    state.steps = []
+    state.result = {
+        "winner": winner,
+        "reason": reason,
+        "counts": [len(p) for p in state.piles],
+        "duels": state.duels,
+        "wars": state.wars,
+        "tied": tied or [],
+    }
+    events.append({"t": "end", **state.result})
+
+
+def _repeats(state: State) -> bool:
+    """Brent's cycle detection on the position at each duel start (fixed order only).
+
+    With won cards put back in a fixed order the game is deterministic, so a
+    repeated position means it would go on for ever: it ends as a draw.
+    """
+    text = "|".join(format_cards(p) for p in state.piles) + "/" + format_cards(state.carry)
+    key = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    if state.loop is None:
+        state.loop = [key, 1, 0]
+        return False
+    anchor, power, lam = state.loop
+    if key == anchor:
+        return True
+    lam += 1
+    if lam == power:
+        state.loop = [key, power * 2, 0]
+    else:
+        state.loop = [anchor, power, lam]
+    return False
