@@ -39,12 +39,34 @@ SUIT_NAMES: Final = {
 }
 RANK_NAMES: Final = {
     "es": {
-        2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho",
-        9: "nueve", 10: "diez", 11: "jota", 12: "reina", 13: "rey", 14: "as",
+        2: "dos",
+        3: "tres",
+        4: "cuatro",
+        5: "cinco",
+        6: "seis",
+        7: "siete",
+        8: "ocho",
+        9: "nueve",
+        10: "diez",
+        11: "jota",
+        12: "reina",
+        13: "rey",
+        14: "as",
     },
     "en": {
-        2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-        9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+        2: "two",
+        3: "three",
+        4: "four",
+        5: "five",
+        6: "six",
+        7: "seven",
+        8: "eight",
+        9: "nine",
+        10: "ten",
+        11: "jack",
+        12: "queen",
+        13: "king",
+        14: "ace",
     },
 }
 

@@ -59,7 +59,102 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "es": "La sala está ocupada; inténtalo de nuevo.",
         "en": "The room is busy; try again.",
     },
-    # La guerra
+    # pages
+    "ui.skip": {"es": "Saltar al contenido", "en": "Skip to content"},
+    "ui.home": {"es": "Tapete, inicio", "en": "Tapete, home"},
+    "ui.nav": {"es": "Navegación", "en": "Navigation"},
+    "ui.rules": {"es": "Reglas", "en": "Rules"},
+    "ui.footer": {
+        "es": "Tapete · juegos de cartas en el navegador, sin instalar nada.",
+        "en": "Tapete · card games in the browser, nothing to install.",
+    },
+    "ui.you": {"es": "Tú", "en": "You"},
+    "ui.you_inline": {"es": "tú", "en": "you"},
+    "ui.and": {"es": " y ", "en": " and "},
+    "ui.connecting": {"es": "Conectando…", "en": "Connecting…"},
+    "ui.reconnecting": {"es": "Sin conexión. Reconectando…", "en": "Offline. Reconnecting…"},
+    "ui.new_game": {"es": "Nueva partida", "en": "New game"},
+    "ui.change_options": {"es": "Cambiar opciones", "en": "Change options"},
+    "ui.to_hall": {"es": "Volver a la sala", "en": "Back to the hall"},
+    # La guerra, the table
+    "guerra.turn": {"es": "Dar la vuelta", "en": "Turn over"},
+    "guerra.turn_war": {"es": "¡A la guerra!", "en": "To war!"},
+    "guerra.wait": {"es": "Esperando…", "en": "Waiting…"},
+    "guerra.autoplay": {"es": "Juego automático", "en": "Autoplay"},
+    "guerra.speed": {"es": "Velocidad", "en": "Speed"},
+    "guerra.speed.slow": {"es": "Lenta", "en": "Slow"},
+    "guerra.speed.normal": {"es": "Normal", "en": "Normal"},
+    "guerra.speed.fast": {"es": "Rápida", "en": "Fast"},
+    "guerra.speed.instant": {"es": "Al instante", "en": "Instant"},
+    "guerra.duel": {"es": "Duelo", "en": "Duel"},
+    "guerra.duel_of": {"es": "Duelo {n} de {limit}", "en": "Duel {n} of {limit}"},
+    "guerra.duel_n": {"es": "Duelo {n}", "en": "Duel {n}"},
+    "guerra.wars": {"es": "Guerras", "en": "Wars"},
+    "guerra.cards": {"es": "{n} cartas", "en": "{n} cards"},
+    "guerra.card1": {"es": "1 carta", "en": "1 card"},
+    "guerra.out": {"es": "Eliminado", "en": "Out"},
+    "guerra.war": {"es": "¡Guerra!", "en": "War!"},
+    "guerra.war_between": {"es": "¡Guerra entre {names}!", "en": "War between {names}!"},
+    "guerra.face_down": {"es": "{n} boca abajo", "en": "{n} face down"},
+    "guerra.press": {
+        "es": "Pulsa «Dar la vuelta» o la barra espaciadora.",
+        "en": "Press «Turn over» or the space bar.",
+    },
+    "guerra.beats": {"es": "{card} gana a {other}", "en": "{card} beats {other}"},
+    "guerra.why.higher": {
+        "es": "{name} se lleva {cards} cartas con {card}.",
+        "en": "{name} takes {cards} cards with {card}.",
+    },
+    "guerra.why.higher_you": {
+        "es": "Te llevas {cards} cartas con {card}.",
+        "en": "You take {cards} cards with {card}.",
+    },
+    "guerra.why.no_cards": {
+        "es": "{name} se lleva {cards} cartas: el resto se quedó sin cartas.",
+        "en": "{name} takes {cards} cards: the others ran out.",
+    },
+    "guerra.why.carry": {
+        "es": "Nadie gana: las cartas se quedan en la mesa para el siguiente duelo.",
+        "en": "Nobody wins: the cards stay on the table for the next duel.",
+    },
+    "guerra.sum": {"es": "suma {n}", "en": "sum {n}"},
+    "guerra.carry": {
+        "es": "{n} cartas en juego del duelo anterior",
+        "en": "{n} cards carried over",
+    },
+    "guerra.end.win_you": {"es": "¡Has ganado!", "en": "You won!"},
+    "guerra.end.win": {"es": "Gana {name}", "en": "{name} wins"},
+    "guerra.end.draw": {"es": "Empate", "en": "Draw"},
+    "guerra.reason.all_cards": {
+        "es": "Se ha quedado con todas las cartas.",
+        "en": "Took every card.",
+    },
+    "guerra.reason.limit": {
+        "es": "Más cartas al llegar al límite de {limit} duelos.",
+        "en": "Most cards at the limit of {limit} duels.",
+    },
+    "guerra.reason.draw_limit": {
+        "es": "Mismo número de cartas al llegar al límite de {limit} duelos.",
+        "en": "Equal cards at the limit of {limit} duels.",
+    },
+    "guerra.reason.draw_war": {
+        "es": "Todos se quedaron sin cartas en la misma guerra, empatados.",
+        "en": "Everyone ran out in the same war, still tied.",
+    },
+    "guerra.reason.loop": {
+        "es": "La partida se repite sin fin (orden fijo de las cartas ganadas).",
+        "en": "The game repeats for ever (fixed order of won cards).",
+    },
+    "guerra.end.stats": {
+        "es": "{duels} duelos · {wars} guerras",
+        "en": "{duels} duels · {wars} wars",
+    },
+    "guerra.your_turn": {
+        "es": "Te toca: da la vuelta a tu carta.",
+        "en": "Your turn: turn your card.",
+    },
+    "guerra.ready": {"es": "Preparado para el duelo {n}.", "en": "Ready for duel {n}."},
+    # La guerra, errors
     "guerra.won": {"es": "{name} gana {cards} cartas.", "en": "{name} wins {cards} cards."},
     "guerra.no_cards": {
         "es": "No te quedan cartas para dar la vuelta.",

@@ -1,0 +1,19 @@
+"""The rules of every game, pure, behind one protocol (see :mod:`tapete.games.protocol`)."""
+
+from __future__ import annotations
+
+from tapete.games import guerra
+from tapete.games.protocol import Event, Game, IllegalMove
+
+GAMES: dict[str, Game] = {"guerra": guerra}
+"""The playable games by name. A new game adds its module here."""
+
+
+def get(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise IllegalMove("bad_config", detail=f"juego «{name}»") from None
+
+
+__all__ = ["GAMES", "Event", "Game", "IllegalMove", "get"]

@@ -29,6 +29,8 @@ from tapete.games.protocol import JSON, Event, IllegalMove
 from tapete.rng import Rng
 
 NAME: Final = "guerra"
+BOTS_FOLLOW: Final = True
+"""Rooms let the computer turn only after the human players the step waits for."""
 LENGTHS: Final = {"corta": 80, "media": 200, "final": None}
 """Duel limits: corta 80, media 200, hasta el final (no limit)."""
 
@@ -130,7 +132,7 @@ def parse_config(data: JSON) -> Config:
     if type(players) is not int or not 2 <= players <= 4:
         raise IllegalMove("bad_config", detail="players (2–4)")
     length = data.get("length", "corta")
-    if length not in LENGTHS:
+    if length not in tuple(LENGTHS):  # a tuple: an unhashable value is refused, not a crash
         raise IllegalMove("bad_config", detail="length (corta, media, final)")
     down = data.get("down", 3)
     if down not in (1, 3) or type(down) is not int:
@@ -391,28 +393,23 @@ def _settle(state: State, events: list[Event]) -> None:
 
 def _resolve(state: State, events: list[Event]) -> None:
     step = state.steps[-1]
-    dry = [s for s in step.contenders if not step.placed[s].up]
     live = [s for s in step.contenders if step.placed[s].up]
     if not live:
         # Everyone left in the war ran out together: the last face-up cards were tied.
-        for s in dry:
-            state.out[s] = True
-            events.append({"t": "out", "seat": s})
+        # They are out, and so is anyone else left with no card to turn up.
+        for s in _alive(state):
+            if not state.piles[s]:
+                state.out[s] = True
+                events.append({"t": "out", "seat": s})
         remaining = _alive(state)
-        if len(remaining) >= 2:
-            state.carry = _pot(state)
-            state.last = _summary(state, None, "carry", 0)
-            state.steps = []
-            _end_duel(state, events)
+        state.carry = _pot(state)
+        state.last = _summary(state, None, "carry", 0)
+        state.steps = []
+        if remaining:
+            _end_duel(state, events)  # one player left takes the table; more play on for it
         else:
-            winner = remaining[0] if remaining else None
-            pot = _pot(state)
-            if winner is not None:
-                state.piles[winner].extend(pot)
-                _finish(state, winner, "all_cards", events)
-            else:
-                state.carry = pot
-                _finish(state, None, "draw_war", events)
+            state.duels += 1
+            _finish(state, None, "draw_war", events)
         return
     values = {s: _value(state, step.placed[s].up) for s in live}
     best = max(values.values())
@@ -491,7 +488,11 @@ def _summary(state: State, winner: int | None, why: str, cards: int) -> JSON:
 
 
 def _finish(
-    state: State, winner: int | None, reason: str, events: list[Event], tied: list[int] | None = None
+    state: State,
+    winner: int | None,
+    reason: str,
+    events: list[Event],
+    tied: list[int] | None = None,
 ) -> None:
     state.steps = []
     state.result = {

@@ -36,7 +36,7 @@ class IllegalMove(ValueError):
     def __init__(self, code: str, message: str | None = None, **params: object) -> None:
         self.code = code
         self.params = params
-        self.message = message if message is not None else t(f"error.{code}", **params)
+        self.message = message if message is not None else t(f"error.{code}", "es", **params)
         super().__init__(self.message)
 
     def localized(self, lang: str) -> str:

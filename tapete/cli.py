@@ -1,0 +1,119 @@
+"""``tapete serve``, ``tapete simulate``, ``tapete replay``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+
+DEFAULT_DB = "tapete.db"
+
+
+def database_url(db: str | None) -> str:
+    """``--db`` (a file or a URL), else ``TAPETE_DATABASE_URL``, else ``tapete.db`` here."""
+    from tapete.store import default_url
+
+    value = db or os.environ.get("TAPETE_DATABASE_URL") or DEFAULT_DB
+    return value if "://" in value else default_url(value)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from tapete.server.app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(database_url(args.db), bot_delay=args.bot_delay)
+    print(f"Tapete en http://{args.host}:{args.port}", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tapete.games import IllegalMove
+    from tapete.simulate import format_report, simulate
+
+    options = {
+        "players": args.players,
+        "length": args.length,
+        "down": args.down,
+        "ace_low": args.ace_low,
+        "sums": args.sums,
+        "order": args.order,
+    }
+    try:
+        report = simulate(args.game, args.games, args.seed, options)
+    except IllegalMove as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else format_report(report))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print a stored game's moves and where it stands, rebuilt from its log."""
+    from tapete import games
+    from tapete.store import Store
+
+    async def run() -> int:
+        store = Store(database_url(args.db))
+        try:
+            record = await store.game(args.game_id)
+            if record is None:
+                print(f"no existe la partida {args.game_id}", file=sys.stderr)
+                return 1
+            game = games.get(record.kind)
+            state = game.new(game.parse_config(record.config), record.seed)
+            for logged in await store.moves(record.id):
+                events = game.apply(state, logged.seat, game.parse_move(logged.move))
+                print(logged.n, logged.seat, json.dumps(logged.move), json.dumps(events))
+            print(json.dumps(game.view(state, None), ensure_ascii=False))
+            return 0
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tapete", description="Tapete: juegos de cartas")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="arranca la sala en http://127.0.0.1:8000")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--db", help="fichero SQLite o URL de base de datos (TAPETE_DATABASE_URL)")
+    s.add_argument("--bot-delay", type=float, default=0.0, help="segundos que «piensa» un bot")
+    s.add_argument("--log-level", default="info")
+    s.set_defaults(func=cmd_serve)
+
+    m = sub.add_parser("simulate", help="partidas aleatorias con semilla, y sus cifras")
+    m.add_argument("game", choices=["guerra"])
+    m.add_argument("--games", type=int, default=1000)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--players", type=int, default=2)
+    m.add_argument("--length", default="final", choices=["corta", "media", "final"])
+    m.add_argument("--down", type=int, default=3)
+    m.add_argument("--ace-low", action="store_true")
+    m.add_argument("--sums", action="store_true")
+    m.add_argument("--order", default="random", choices=["random", "fixed"])
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_simulate)
+
+    r = sub.add_parser("replay", help="reconstruye una partida guardada desde su registro")
+    r.add_argument("game_id")
+    r.add_argument("--db")
+    r.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

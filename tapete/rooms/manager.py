@@ -1,0 +1,83 @@
+"""All the rooms of this process: creating games, finding them, resuming them on start."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from tapete import games
+from tapete.rooms.room import Room
+from tapete.store import GameRecord, Store
+
+BOT_NAMES = ("Ordenador", "Ordenador 2", "Ordenador 3")
+
+
+def practice_seats(
+    kind: str, players: int, guest: str, name: str | None = None
+) -> list[dict[str, Any]]:
+    """Seat 0 is the guest; the rest are bots (named as the seeds name the computer)."""
+    seats: list[dict[str, Any]] = [{"kind": "human", "guest": guest, "name": name or "Tú"}]
+    for i in range(1, players):
+        label = "Ordenador" if players == 2 else f"Ordenador {i}"
+        seats.append({"kind": "bot", "name": label, "level": "normal"})
+    return seats
+
+
+class Rooms:
+    """The rooms this process owns. A room is opened from its log the first time it is asked
+    for, and every unfinished game is opened on :meth:`start`."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.0) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self._rooms: dict[str, Room] = {}
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> int:
+        """Rebuild every unfinished game from its log. Returns how many."""
+        records = await self.store.unfinished()
+        for record in records:
+            await self._open(record)
+        return len(records)
+
+    async def close(self) -> None:
+        for room in list(self._rooms.values()):
+            await room.close()
+        self._rooms.clear()
+
+    async def create(
+        self, kind: str, config: dict[str, Any], guest: str, *, seed: int | None = None
+    ) -> Room:
+        """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
+        game = games.get(kind)
+        parsed = game.parse_config(config)
+        seats = practice_seats(kind, game.seats(parsed), guest)
+        record = await self.store.create_game(
+            kind,
+            game.config_json(parsed),
+            seed if seed is not None else secrets.randbits(62),
+            seats,
+            owner=guest,
+        )
+        return await self._open(record)
+
+    async def get(self, game_id: str) -> Room | None:
+        room = self._rooms.get(game_id)
+        if room is not None:
+            return room
+        record = await self.store.game(game_id)
+        if record is None:
+            return None
+        return await self._open(record)
+
+    def loaded(self) -> list[Room]:
+        return list(self._rooms.values())
+
+    async def _open(self, record: GameRecord) -> Room:
+        async with self._lock:
+            room = self._rooms.get(record.id)
+            if room is None:
+                room = await Room.open(record, self.store, bot_delay=self.bot_delay)
+                self._rooms[record.id] = room
+            return room

@@ -1,0 +1,304 @@
+"""A live game: seats, bots taking turns, the move log, and the versioned event stream.
+
+One asyncio task per room owns its state and handles one message at a time. A
+move goes through one gate, in order: who is it → may this seat act → is the
+client's version current → apply → append to the log and commit → send every
+subscriber its own view with the new version. Errors go back to the sender
+only, as data; the state is untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tapete import bots, games
+from tapete.games.protocol import IllegalMove
+from tapete.i18n import t
+from tapete.store import GameRecord, Store
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+Send = Callable[[Message], None]
+"""Queue a message for one connection; never blocks the room."""
+
+HISTORY = 512
+"""How many past moves a room keeps to replay to a client that reconnects."""
+
+
+@dataclass(slots=True)
+class Subscriber:
+    seat: int | None
+    send: Send
+    lang: str = "es"
+
+
+@dataclass(slots=True)
+class Logged:
+    version: int
+    seat: int
+    move: Message
+    events: list[Message]
+
+
+@dataclass(slots=True)
+class _Submit:
+    guest: str | None
+    version: Any
+    move: Any
+    future: asyncio.Future[Message | None] = field(repr=False)
+    lang: str = "es"
+
+
+@dataclass(slots=True)
+class _BotTurn:
+    seat: int
+    version: int
+
+
+_STOP = object()
+
+
+def error(code: str, lang: str = "es", message: str | None = None, **params: Any) -> Message:
+    """An error message for the socket: a stable code and a sentence for the player."""
+    text = message if message is not None else t(f"error.{code}", lang, **params)
+    return {"type": "error", "code": code, "message": text}
+
+
+class Room:
+    """One game being played. Create with :meth:`open`, which replays the move log."""
+
+    def __init__(self, record: GameRecord, store: Store, *, bot_delay: float = 0.0) -> None:
+        self.record = record
+        self.id = record.id
+        self.store = store
+        self.game = games.get(record.kind)
+        self.config = self.game.parse_config(record.config)
+        self.state = self.game.new(self.config, record.seed)
+        self.version = 0
+        self.bot_delay = bot_delay
+        self.history: deque[Logged] = deque(maxlen=HISTORY)
+        self.subscribers: dict[int, Subscriber] = {}
+        self._ids = itertools.count(1)
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._pending_bots: set[int] = set()
+        self.idle = asyncio.Event()
+
+    # life cycle
+
+    @classmethod
+    async def open(cls, record: GameRecord, store: Store, *, bot_delay: float = 0.0) -> Room:
+        room = cls(record, store, bot_delay=bot_delay)
+        await room._replay_log()
+        room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
+        room._schedule_bots()
+        return room
+
+    async def _replay_log(self) -> None:
+        self.state = self.game.new(self.config, self.record.seed)
+        self.version = 0
+        self.history.clear()
+        for logged in await self.store.moves(self.id):
+            move = self.game.parse_move(logged.move)
+            events = self.game.apply(self.state, logged.seat, move)
+            self.version = logged.n
+            self.history.append(Logged(logged.n, logged.seat, logged.move, events))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._queue.put_nowait(_STOP)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    @property
+    def finished(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    # seats
+
+    def seat_of(self, guest: str | None) -> int | None:
+        if guest is None:
+            return None
+        for i, seat in enumerate(self.record.seats):
+            if seat.get("kind") == "human" and seat.get("guest") == guest:
+                return i
+        return None
+
+    def seats_json(self, viewer: int | None) -> list[Message]:
+        return [
+            {"seat": i, "name": s.get("name", f"#{i + 1}"), "kind": s["kind"], "you": i == viewer}
+            for i, s in enumerate(self.record.seats)
+        ]
+
+    # subscribers
+
+    def subscribe(
+        self, guest: str | None, send: Send, since: int | None, lang: str = "es"
+    ) -> tuple[int, Message]:
+        """Register a connection; returns its id and the ``joined`` message for it.
+
+        With ``since`` (the last version the client saw) and the moves since then
+        still in memory, ``missed`` lists them; otherwise the view alone resyncs.
+        """
+        seat = self.seat_of(guest)
+        conn = next(self._ids)
+        self.subscribers[conn] = Subscriber(seat=seat, send=send, lang=lang)
+        missed: list[Message] | None = None
+        if isinstance(since, int) and 0 <= since <= self.version:
+            first = self.version - len(self.history) + 1
+            if since + 1 >= first:
+                missed = [self._update(x) for x in self.history if x.version > since]
+        message = {
+            "type": "joined",
+            "game": self.id,
+            "kind": self.record.kind,
+            "seat": seat,
+            "seats": self.seats_json(seat),
+            "version": self.version,
+            "view": self.game.view(self.state, seat),
+            "missed": missed,
+        }
+        return conn, message
+
+    def unsubscribe(self, conn: int) -> None:
+        self.subscribers.pop(conn, None)
+
+    def view_message(self, seat: int | None) -> Message:
+        return {"type": "sync", "version": self.version, "view": self.game.view(self.state, seat)}
+
+    # moves
+
+    async def submit(
+        self, guest: str | None, version: Any, move: Any, lang: str = "es"
+    ) -> Message | None:
+        """Pass a player's move through the gate; returns an error message, or None if applied."""
+        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Submit(guest, version, move, future, lang))
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            if self._queue.empty():
+                self.idle.set()
+            item = await self._queue.get()
+            self.idle.clear()
+            if item is _STOP:
+                return
+            try:
+                if isinstance(item, _Submit):
+                    item.future.set_result(await self._gate(item))
+                elif isinstance(item, _BotTurn):
+                    await self._bot_turn(item)
+            except Exception:  # a bug must not kill the room: log it, resync from the log
+                log.exception("room %s failed on %r", self.id, item)
+                if isinstance(item, _Submit) and not item.future.done():
+                    item.future.set_result(error("busy", item.lang))
+                await self._replay_log()
+            self._schedule_bots()
+
+    async def _gate(self, sub: _Submit) -> Message | None:
+        seat = self.seat_of(sub.guest)
+        if seat is None:
+            return error("spectator", sub.lang)
+        if self.finished:
+            return error("game_over", sub.lang)
+        if seat not in self.game.actors(self.state):
+            return error("not_your_turn", sub.lang)
+        if type(sub.version) is not int or sub.version != self.version:
+            err = error("stale_version", sub.lang, got=sub.version, current=self.version)
+            err["sync"] = self.view_message(seat)
+            return err
+        try:
+            move = self.game.parse_move(sub.move)
+            await self._commit(seat, move)
+        except IllegalMove as exc:
+            return {**error(exc.code, sub.lang, exc.localized(sub.lang)), "version": self.version}
+        return None
+
+    async def _commit(self, seat: int, move: Any) -> None:
+        move_json = move.to_json()
+        events = self.game.apply(self.state, seat, move)  # raises IllegalMove, state untouched
+        version = self.version + 1
+        try:
+            await self.store.append_move(
+                self.id, version, seat, move_json, self.game.outcome(self.state)
+            )
+        except Exception:
+            await self._replay_log()  # the move was not committed: forget it
+            raise
+        self.version = version
+        logged = Logged(version, seat, move_json, events)
+        self.history.append(logged)
+        self._broadcast(logged)
+
+    def _update(self, logged: Logged, seat: int | None = None) -> Message:
+        return {
+            "type": "update",
+            "version": logged.version,
+            "seat": logged.seat,
+            "move": logged.move,
+            "events": logged.events,
+        }
+
+    def _broadcast(self, logged: Logged) -> None:
+        base = self._update(logged)
+        for conn, sub in list(self.subscribers.items()):
+            try:
+                sub.send({**base, "view": self.game.view(self.state, sub.seat)})
+            except Exception:
+                self.subscribers.pop(conn, None)
+
+    # bots
+
+    def _bot_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.record.seats) if s.get("kind") == "bot"]
+
+    def _schedule_bots(self) -> None:
+        if self.finished:
+            return
+        actors = set(self.game.actors(self.state))
+        humans = set(range(len(self.record.seats))) - set(self._bot_seats())
+        if getattr(self.game, "BOTS_FOLLOW", False) and actors & humans:
+            return  # e.g. La guerra: the computer turns after the player, "a la vez"
+        for seat in self._bot_seats():
+            if seat in actors and seat not in self._pending_bots:
+                self._pending_bots.add(seat)
+                turn = _BotTurn(seat, self.version)
+                if self.bot_delay > 0:
+                    asyncio.get_running_loop().call_later(
+                        self.bot_delay, self._queue.put_nowait, turn
+                    )
+                else:
+                    self._queue.put_nowait(turn)
+
+    async def _bot_turn(self, turn: _BotTurn) -> None:
+        self._pending_bots.discard(turn.seat)
+        if self.finished or turn.seat not in self.game.actors(self.state):
+            return
+        seat_info = self.record.seats[turn.seat]
+        choice = bots.choose(
+            self.record.kind,
+            self.game.view(self.state, turn.seat),
+            seat_info.get("level", "normal"),
+        )
+        if choice is None:
+            return
+        await self._commit(turn.seat, self.game.parse_move(choice))
+
+    async def settled(self) -> None:
+        """Wait until the room has nothing left to do now (for tests and shutdown)."""
+        while True:
+            await asyncio.sleep(0)
+            if self._queue.empty() and not self._pending_bots:
+                await self.idle.wait()
+                if self._queue.empty() and not self._pending_bots:
+                    return

@@ -1,0 +1,71 @@
+"""The hall's catalogue of games and the setup form of each playable one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+GAMES: dict[str, dict[str, Any]] = {
+    "guerra": {
+        "key": "guerra",
+        "title": "La guerra",
+        "icon": '<span class="ic-card">K♠</span><span class="ic-card red">K♥</span>',
+        "line": "Dais la vuelta a la vez; la carta más alta se lo lleva todo. "
+        "Si empatáis, ¡guerra!",
+        "who": "Tú contra el ordenador, de 2 a 4 jugadores",
+        "playable": True,
+        "play_url": "/guerra",
+    },
+    "onecard": {
+        "key": "onecard",
+        "title": "One Card",
+        "icon": '<span class="ic-card">A♠</span><span class="ic-card red">7♦</span>',
+        "line": "El juego coreano parecido al Uno con baraja francesa: ataques con reyes y "
+        "ases, el 7 cambia el palo y hay que cantar «One Card».",
+        "who": "De 2 a 4 jugadores, contra bots o con amigos",
+        "playable": False,
+        "play_url": None,
+    },
+    "rummy": {
+        "key": "rummy",
+        "title": "Rummy de fichas",
+        "icon": '<span class="ic-tile">12</span><span class="ic-tile blue">13</span>',
+        "line": "Series y escaleras de fichas, comodines y una mesa que se puede reordenar. "
+        "Abre con 30 puntos.",
+        "who": "De 2 a 4 jugadores, a 1, 3 o 5 manos",
+        "playable": False,
+        "play_url": None,
+    },
+    "peaje": {
+        "key": "peaje",
+        "title": "El Peaje",
+        "icon": '<span class="ic-card red">?</span><span class="ic-bar">PEAJE</span>',
+        "line": "Mayor o menor, roja o negra, adivina el palo… recorre la ruta y paga "
+        "cada peaje. Para jugar en grupo con un solo móvil.",
+        "who": "Solo o en grupo, de 1 a 12",
+        "playable": False,
+        "play_url": None,
+    },
+}
+
+
+def guerra_form_config(form: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn the setup form into a config; the engine validates it."""
+
+    def number(name: str, default: int) -> Any:
+        value = form.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            return int(str(value))
+        except ValueError:
+            return value
+
+    return {
+        "players": number("players", 2),
+        "length": form.get("length") or "corta",
+        "down": number("down", 3),
+        "ace_low": form.get("ace_low") in ("1", "on", "true"),
+        "sums": form.get("sums") in ("1", "on", "true"),
+        "order": form.get("order") or "random",
+    }

@@ -1,0 +1,268 @@
+// La guerra's table: renders the views the server sends; sends "turn".
+import { GameSocket } from "./net.js";
+import { cardEl, backEl, cardText } from "./cards.js";
+
+const S = window.TAPETE_STRINGS || {};
+const tr = (key, params = {}) =>
+  (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+
+const root = document.getElementById("guerra");
+const seatsEl = document.getElementById("seats");
+const messageEl = document.getElementById("message");
+const turnBtn = document.getElementById("turn");
+const duelLabel = document.getElementById("duel-label");
+const warsLabel = document.getElementById("wars-label");
+const autoEl = document.getElementById("autoplay");
+const speedEl = document.getElementById("speed");
+const connEl = document.getElementById("conn");
+const toastEl = document.getElementById("toast");
+const endEl = document.getElementById("end");
+
+let seats = [];
+let mySeat = null;
+let view = null;
+let waiting = false;     // a move of ours is on its way
+let autoTimer = null;
+let shown = new Set();   // cards already drawn on the table (to animate only new ones)
+let lastCounts = null;
+
+const saved = JSON.parse(localStorage.getItem("guerra.auto") || "{}");
+if (saved.speed) speedEl.value = saved.speed;
+
+function nameOf(seat) {
+  const s = seats[seat];
+  if (!s) return `#${seat + 1}`;
+  return s.you ? tr("ui.you") : s.name;
+}
+
+function cardsLabel(n) {
+  return n === 1 ? tr("guerra.card1") : tr("guerra.cards", { n });
+}
+
+// --- rendering -------------------------------------------------------------------
+
+function render(animate = true) {
+  if (!view) return;
+  const limit = view.limit;
+  const n = Math.max(view.duel, 1);
+  duelLabel.textContent = limit ? tr("guerra.duel_of", { n: Math.min(n, limit), limit }) : tr("guerra.duel_n", { n });
+  warsLabel.textContent = `${tr("guerra.wars")}: ${view.wars}`;
+
+  // which duel to show: the one in progress if anybody has placed, else the last one finished
+  const inProgress = view.table.length && view.table.some((st) => Object.keys(st.placed).length);
+  const steps = inProgress ? view.table : (view.last ? view.last.steps : []);
+  const duelKey = inProgress ? `d${view.duel}` : (view.last ? `d${view.last.n}` : "none");
+  const winner = !inProgress && view.last ? view.last.winner : null;
+
+  // seats: the others on top, you at the bottom
+  const order = seats.map((s) => s.seat).filter((s) => s !== mySeat);
+  if (mySeat !== null) order.push(mySeat);
+  seatsEl.className = `seats n${seats.length}`;
+  seatsEl.replaceChildren(...order.map((seat) => seatRow(seat, steps, duelKey, winner, animate)));
+
+  // the message
+  messageEl.textContent = describe(inProgress);
+
+  // the button
+  const mine = view.legal && view.legal.some((m) => m.type === "turn");
+  const atWar = view.table.length > 1;
+  turnBtn.textContent = atWar && mine ? tr("guerra.turn_war") : tr("guerra.turn");
+  turnBtn.disabled = !mine || waiting || !!view.result;
+  root.classList.toggle("my-turn", !!mine && !view.result);
+  lastCounts = view.counts.slice();
+
+  if (view.result) showEnd(); else endEl.hidden = true;
+  scheduleAuto();
+}
+
+function seatRow(seat, steps, duelKey, winner, animate) {
+  const row = document.createElement("div");
+  const count = view.counts[seat];
+  const out = view.out[seat];
+  row.className = `seat${seat === mySeat ? " me" : ""}${out ? " out" : ""}${winner === seat ? " winner" : ""}`;
+  row.dataset.seat = seat;
+
+  const info = document.createElement("div");
+  info.className = "info";
+  const pile = document.createElement("div");
+  pile.className = `pile${count === 0 ? " empty" : ""}`;
+  const depth = Math.min(4, Math.ceil(count / 8));
+  for (let i = 0; i < depth; i++) pile.appendChild(backEl("stack", ""));
+  pile.setAttribute("aria-hidden", "true");
+  const countEl = document.createElement("span");
+  countEl.className = "count";
+  if (lastCounts && lastCounts[seat] !== count) countEl.classList.add(lastCounts[seat] < count ? "up" : "down");
+  countEl.textContent = count;
+  const label = document.createElement("div");
+  label.className = "who";
+  label.innerHTML = `<strong></strong><span class="sub"></span>`;
+  label.querySelector("strong").textContent = nameOf(seat);
+  label.querySelector(".sub").textContent = out ? tr("guerra.out") : cardsLabel(count);
+  info.setAttribute("aria-label", `${nameOf(seat)}: ${out ? tr("guerra.out") : cardsLabel(count)}`);
+  info.setAttribute("role", "group");
+  pile.appendChild(countEl);
+  info.append(pile, label);
+
+  const played = document.createElement("div");
+  played.className = "played";
+  steps.forEach((step, i) => {
+    const p = step.placed[String(seat)];
+    if (!p) return;
+    const group = document.createElement("div");
+    group.className = `step${step.war ? " war" : ""}`;
+    for (let d = 0; d < p.down; d++) {
+      const k = `${duelKey}:${i}:${seat}:down${d}`;
+      group.appendChild(backEl(`down${fresh(k, animate) ? " deal" : ""}`));
+    }
+    p.up.forEach((code, j) => {
+      const k = `${duelKey}:${i}:${seat}:${code}`;
+      const isWin = winner === seat && i === steps.length - 1;
+      group.appendChild(cardEl(code, `${fresh(k, animate) ? "flip" : ""}${isWin ? " win" : ""}`));
+    });
+    if (step.war && p.down) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = tr("guerra.face_down", { n: p.down });
+      group.appendChild(tag);
+    }
+    if (view.config.sums && p.up.length) {
+      const sum = document.createElement("span");
+      sum.className = "tag sum";
+      sum.textContent = tr("guerra.sum", { n: sumOf(p.up) });
+      group.appendChild(sum);
+    }
+    played.appendChild(group);
+  });
+  row.append(info, played);
+  return row;
+}
+
+function fresh(key, animate) {
+  if (shown.has(key)) return false;
+  shown.add(key);
+  if (shown.size > 400) shown = new Set([...shown].slice(-200));
+  return animate;
+}
+
+const VALUE = { J: 11, Q: 12, K: 13, A: 14 };
+function valueOf(code) {
+  const r = code.slice(0, -1);
+  if (r === "A" && view.config.ace_low) return 1;
+  return VALUE[r] || Number(r);
+}
+function sumOf(codes) { return codes.reduce((a, c) => a + valueOf(c), 0); }
+
+function describe(inProgress) {
+  if (view.result) return "";
+  const table = view.table;
+  if (inProgress && table.length > 1) {
+    const names = table[table.length - 1].contenders
+      .map((s) => (s === mySeat ? tr("ui.you_inline") : nameOf(s))).join(tr("ui.and"));
+    return tr("guerra.war_between", { names });
+  }
+  const last = view.last;
+  if (!inProgress && last) {
+    let text;
+    if (last.winner === null) text = tr("guerra.why.carry");
+    else {
+      const lastStep = last.steps[last.steps.length - 1];
+      const up = lastStep.placed[String(last.winner)].up.map(cardText).join(" + ");
+      const key = last.why === "no_cards" ? "guerra.why.no_cards" : (last.winner === mySeat ? "guerra.why.higher_you" : "guerra.why.higher");
+      text = tr(key, { name: nameOf(last.winner), cards: last.cards, card: up });
+      if (last.steps.length > 1) text = `${tr("guerra.war")} ${text}`;
+    }
+    if (view.carry) text += " " + tr("guerra.carry", { n: view.carry });
+    return text;
+  }
+  if (view.carry) return tr("guerra.carry", { n: view.carry });
+  return view.legal && view.legal.length ? tr("guerra.your_turn") : tr("guerra.wait");
+}
+
+function showEnd() {
+  const r = view.result;
+  const title = r.winner === null ? tr("guerra.end.draw") : (r.winner === mySeat ? tr("guerra.end.win_you") : tr("guerra.end.win", { name: nameOf(r.winner) }));
+  document.getElementById("end-title").textContent = title;
+  document.getElementById("end-reason").textContent = tr(`guerra.reason.${r.reason}`, { limit: view.limit });
+  document.getElementById("end-stats").textContent = tr("guerra.end.stats", { duels: r.duels, wars: r.wars });
+  const list = document.getElementById("end-counts");
+  list.replaceChildren(...r.counts.map((c, seat) => {
+    const li = document.createElement("li");
+    li.textContent = `${nameOf(seat)}: ${cardsLabel(c)}`;
+    if (seat === r.winner) li.className = "winner";
+    return li;
+  }));
+  const wasHidden = endEl.hidden;
+  endEl.hidden = false;
+  endEl.classList.toggle("won", r.winner === mySeat);
+  if (wasHidden) document.getElementById("again").focus();
+  stopAuto();
+}
+
+// --- acting ----------------------------------------------------------------------
+
+function turn() {
+  if (!view || turnBtn.disabled) return;
+  if (sock.move({ type: "turn" })) {
+    waiting = true;
+    turnBtn.disabled = true;
+  }
+}
+
+function stopAuto() {
+  if (autoTimer) clearTimeout(autoTimer);
+  autoTimer = null;
+}
+
+function scheduleAuto() {
+  stopAuto();
+  if (!autoEl.checked || !view || view.result || waiting) return;
+  if (!(view.legal && view.legal.length)) return;
+  autoTimer = setTimeout(turn, Number(speedEl.value));
+}
+
+turnBtn.addEventListener("click", turn);
+document.addEventListener("keydown", (ev) => {
+  if (ev.code === "Space" && !ev.repeat && !["INPUT", "SELECT", "BUTTON", "A", "TEXTAREA"].includes(document.activeElement?.tagName)) {
+    ev.preventDefault();
+    turn();
+  }
+});
+autoEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JSON.stringify({ speed: speedEl.value })); scheduleAuto(); });
+speedEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JSON.stringify({ speed: speedEl.value })); scheduleAuto(); });
+
+function toast(text) {
+  toastEl.textContent = text;
+  toastEl.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { toastEl.hidden = true; }, 3500);
+}
+
+const sock = new GameSocket(root.dataset.game, {
+  message(msg) {
+    connEl.hidden = true;
+    if (msg.type === "joined") {
+      seats = msg.seats;
+      mySeat = msg.seat;
+      view = msg.view;
+      waiting = false;
+      render(false);
+    } else if (msg.type === "update" || msg.type === "sync") {
+      view = msg.view;
+      if (msg.type === "sync" || msg.seat === mySeat) waiting = false;
+      const instant = Number(speedEl.value) === 0 && autoEl.checked;
+      render(!instant);
+    } else if (msg.type === "error") {
+      waiting = false;
+      if (msg.sync) view = msg.sync.view;
+      if (msg.code !== "stale_version") toast(msg.message);
+      render(false);
+    }
+  },
+  offline() {
+    connEl.textContent = tr("ui.reconnecting");
+    connEl.hidden = false;
+    waiting = false;
+    stopAuto();
+  },
+});
+window.__tapete = { get view() { return view; }, get version() { return sock.version; } };

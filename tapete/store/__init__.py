@@ -1,0 +1,5 @@
+"""Persistence: SQLAlchemy models, Alembic migrations, and the repository the rooms use."""
+
+from tapete.store.repo import GameRecord, LoggedMove, StaleWrite, Store, default_url, migrate
+
+__all__ = ["GameRecord", "LoggedMove", "StaleWrite", "Store", "default_url", "migrate"]

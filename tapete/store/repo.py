@@ -1,0 +1,207 @@
+"""The repository the rooms use: games, their move logs, guests, settings.
+
+Every write is one transaction; :meth:`Store.append_move` commits a move (and the
+game's new version and status) before the room tells anyone about it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import event, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from tapete.store.models import GameRow, Guest, MoveRow, Setting
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def default_url(path: str | Path) -> str:
+    return f"sqlite+aiosqlite:///{Path(path).resolve()}"
+
+
+def sync_url(url: str) -> str:
+    """The synchronous driver's URL for the same database (for migrations)."""
+    return url.replace("sqlite+aiosqlite://", "sqlite://").replace(
+        "postgresql+asyncpg://", "postgresql+psycopg://"
+    )
+
+
+def async_url(url: str) -> str:
+    if url.startswith("sqlite://"):
+        return url.replace("sqlite://", "sqlite+aiosqlite://", 1)
+    if url.startswith("postgresql://"):
+        return url.replace("postgresql://", "postgresql+psycopg://", 1)
+    return url
+
+
+def migrate(url: str) -> None:
+    """Bring the database to the newest schema (runs on every start)."""
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", sync_url(url))
+    command.upgrade(cfg, "head")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: str
+    kind: str
+    config: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    owner: str
+    status: str
+    version: int
+    outcome: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, row: GameRow) -> GameRecord:
+        return cls(
+            id=row.id,
+            kind=row.kind,
+            config=dict(row.config),
+            seed=row.seed,
+            seats=list(row.seats),
+            owner=row.owner,
+            status=row.status,
+            version=row.version,
+            outcome=row.outcome,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedMove:
+    n: int
+    seat: int
+    move: dict[str, Any]
+
+
+class StaleWrite(RuntimeError):
+    """The game's version in the database is not the one the room expected."""
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self.engine: AsyncEngine = create_async_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # settings and guests
+
+    async def secret(self) -> str:
+        """The key that signs guest cookies, made once and kept in the database."""
+        async with self.sessions.begin() as s:
+            row = await s.get(Setting, "secret")
+            if row is None:
+                row = Setting(key="secret", value=secrets.token_urlsafe(32))
+                s.add(row)
+            return row.value
+
+    async def ensure_guest(self, guest_id: str) -> None:
+        async with self.sessions.begin() as s:
+            if await s.get(Guest, guest_id) is None:
+                s.add(Guest(id=guest_id))
+
+    # games
+
+    async def create_game(
+        self, kind: str, config: dict[str, Any], seed: int, seats: list[dict[str, Any]], owner: str
+    ) -> GameRecord:
+        await self.ensure_guest(owner)
+        async with self.sessions.begin() as s:
+            for _ in range(10):
+                game_id = secrets.token_urlsafe(9)[:12]
+                if await s.get(GameRow, game_id) is None:
+                    break
+            row = GameRow(
+                id=game_id,
+                kind=kind,
+                config=config,
+                seed=seed,
+                seats=seats,
+                owner=owner,
+                status="active",
+                version=0,
+                outcome=None,
+            )
+            s.add(row)
+            await s.flush()
+            return GameRecord.of(row)
+
+    async def game(self, game_id: str) -> GameRecord | None:
+        async with self.sessions() as s:
+            row = await s.get(GameRow, game_id)
+            return GameRecord.of(row) if row is not None else None
+
+    async def moves(self, game_id: str) -> list[LoggedMove]:
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.n)
+            )
+            return [LoggedMove(n=r.n, seat=r.seat, move=dict(r.move)) for r in rows]
+
+    async def append_move(
+        self,
+        game_id: str,
+        n: int,
+        seat: int,
+        move: dict[str, Any],
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        """Commit move ``n`` (the version it makes) and the game's new version.
+
+        Raises :class:`StaleWrite` if the game is not at version ``n - 1``.
+        """
+        async with self.sessions.begin() as s:
+            values: dict[str, Any] = {"version": n}
+            if outcome is not None:
+                values.update(status="finished", outcome=outcome)
+            result = await s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == n - 1)
+                .values(**values)
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"game {game_id} is not at version {n - 1}")
+            s.add(MoveRow(game_id=game_id, n=n, seat=seat, move=move))
+
+    async def unfinished(self) -> list[GameRecord]:
+        async with self.sessions() as s:
+            rows = await s.scalars(select(GameRow).where(GameRow.status == "active"))
+            return [GameRecord.of(r) for r in rows]
+
+    async def games_of(
+        self, guest_id: str, kind: str | None = None, active: bool = True
+    ) -> list[GameRecord]:
+        """The guest's games, newest first."""
+        async with self.sessions() as s:
+            q = select(GameRow).where(GameRow.owner == guest_id)
+            if kind is not None:
+                q = q.where(GameRow.kind == kind)
+            if active:
+                q = q.where(GameRow.status == "active")
+            rows = await s.scalars(q.order_by(GameRow.created_at.desc(), GameRow.id))
+            return [GameRecord.of(r) for r in rows]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+__all__ = ["GameRecord", "LoggedMove", "StaleWrite", "Store", "default_url", "migrate"]
