@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tapete.server.app import create_app
+from tapete.store import default_url
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return default_url(tmp_path / "test.db")
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url)) as c:
+        c.get("/")  # get a guest cookie
+        yield c
+
+
+class Helpers:
+    @staticmethod
+    def new_game(client: TestClient, **config: Any) -> str:
+        r = client.post("/api/guerra/nueva", json={"config": config})
+        assert r.status_code == 201, r.text
+        return str(r.json()["id"])
+
+    @staticmethod
+    def room(client: TestClient, game_id: str) -> Any:
+        return client.app.state.hall.rooms._rooms[game_id]  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def h() -> type[Helpers]:
+    return Helpers

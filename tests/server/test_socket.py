@@ -1,0 +1,201 @@
+"""The WebSocket gate: joining, moving, and every kind of bad input changing nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tapete.server.app import create_app
+
+
+def join(ws: Any, game_id: str, version: int | None = None) -> dict[str, Any]:
+    ws.send_json({"type": "join", "game": game_id, "version": version})
+    msg: dict[str, Any] = ws.receive_json()
+    return msg
+
+
+def snapshot(h: Any, client: TestClient, game_id: str) -> tuple[int, str]:
+    room = h.room(client, game_id)
+    return room.version, json.dumps(room.game.dump(room.state), sort_keys=True)
+
+
+def test_join_then_turn_broadcasts_human_then_computer(client: TestClient, h: Any) -> None:
+    game_id = h.new_game(client)
+    with client.websocket_connect("/ws") as ws:
+        joined = join(ws, game_id)
+        assert joined["type"] == "joined"
+        assert joined["seat"] == 0 and joined["version"] == 0
+        assert [s["name"] for s in joined["seats"]] == ["Tú", "Ordenador"]
+        assert joined["view"]["legal"] == [{"type": "turn"}]
+        assert joined["view"]["counts"] == [26, 26]
+        ws.send_json({"type": "move", "version": 0, "move": {"type": "turn"}, "ref": 1})
+        mine = ws.receive_json()
+        assert mine["type"] == "update" and mine["version"] == 1 and mine["seat"] == 0
+        assert mine["view"]["counts"] == [25, 26]
+        bot = ws.receive_json()
+        assert bot["version"] == 2 and bot["seat"] == 1
+        view = bot["view"]
+        if view["last"] is not None:  # the duel was decided: its two cards went to the winner
+            assert view["last"]["n"] == 1 and sorted(view["counts"]) == [25, 27]
+        else:  # a tie: war
+            assert view["table"][-1]["war"] and view["counts"] == [25, 25]
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ("{not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": 7}', "bad_message"),
+        ('{"type": "dance"}', "unknown_type"),
+        ('{"type": "move", "version": 0, "move": {"type": "shuffle"}}', "unknown_move"),
+        ('{"type": "move", "version": 0, "move": "turn"}', "bad_move"),
+        ('{"type": "move", "version": 0, "move": {"type": "turn", "x": 1}}', "bad_move"),
+        ('{"type": "move", "version": 5, "move": {"type": "turn"}}', "stale_version"),
+        ('{"type": "move", "version": "0", "move": {"type": "turn"}}', "stale_version"),
+        ('{"type": "move", "move": {"type": "turn"}}', "stale_version"),
+        ("x" * 5000, "bad_message"),
+    ],
+)
+def test_bad_input_gets_a_clear_error_and_changes_nothing(
+    client: TestClient, h: Any, payload: str, code: str
+) -> None:
+    game_id = h.new_game(client)
+    with client.websocket_connect("/ws") as ws:
+        join(ws, game_id)
+        before = snapshot(h, client, game_id)
+        ws.send_text(payload)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["code"] == code
+        assert isinstance(reply["message"], str) and len(reply["message"]) > 5
+        assert snapshot(h, client, game_id) == before
+        # the connection still works afterwards
+        ws.send_json({"type": "ping", "ref": 9})
+        assert ws.receive_json() == {"type": "pong", "ref": 9}
+
+
+def test_stale_version_error_carries_a_fresh_view(client: TestClient, h: Any) -> None:
+    game_id = h.new_game(client)
+    with client.websocket_connect("/ws") as ws:
+        join(ws, game_id)
+        ws.send_json({"type": "move", "version": 3, "move": {"type": "turn"}})
+        reply = ws.receive_json()
+        assert reply["code"] == "stale_version"
+        assert reply["sync"]["version"] == 0
+        assert reply["sync"]["view"]["counts"] == [26, 26]
+
+
+def test_move_before_joining_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "move", "version": 0, "move": {"type": "turn"}})
+        assert ws.receive_json()["code"] == "not_joined"
+
+
+def test_a_game_that_is_not_yours(client: TestClient, h: Any, db_url: str) -> None:
+    game_id = h.new_game(client)
+    before = snapshot(h, client, game_id)
+    other = TestClient(client.app)
+    other.get("/")  # a different guest
+    assert other.cookies.get("tapete_guest") != client.cookies.get("tapete_guest")
+    with other.websocket_connect("/ws") as ws:
+        assert join(ws, game_id)["code"] == "not_your_game"
+        assert join(ws, "nope")["code"] == "not_your_game"
+        ws.send_json({"type": "move", "version": 0, "move": {"type": "turn"}})
+        assert ws.receive_json()["code"] == "not_joined"
+    assert other.get(f"/partida/{game_id}").status_code == 404
+    assert other.get(f"/api/partidas/{game_id}").status_code == 404
+    assert snapshot(h, client, game_id) == before
+
+
+def test_a_socket_without_a_guest_cookie_cannot_join(client: TestClient, h: Any) -> None:
+    game_id = h.new_game(client)
+    anon = TestClient(client.app)
+    with anon.websocket_connect("/ws") as ws:
+        assert join(ws, game_id)["code"] == "not_your_game"
+
+
+def test_forged_cookie_is_a_new_guest(client: TestClient, h: Any) -> None:
+    game_id = h.new_game(client)
+    forged = TestClient(client.app, cookies={"tapete_guest": "abc.def"})
+    assert forged.get(f"/api/partidas/{game_id}").status_code == 404
+
+
+def test_not_your_turn_while_the_computer_thinks(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=30.0)) as c:
+        c.get("/")
+        game_id = c.post("/api/guerra/nueva", json={"config": {}}).json()["id"]
+        with c.websocket_connect("/ws") as ws:
+            join(ws, game_id)
+            ws.send_json({"type": "move", "version": 0, "move": {"type": "turn"}})
+            assert ws.receive_json()["version"] == 1
+            room = c.app.state.hall.rooms._rooms[game_id]  # type: ignore[attr-defined]
+            before = json.dumps(room.game.dump(room.state), sort_keys=True)
+            ws.send_json({"type": "move", "version": 1, "move": {"type": "turn"}})
+            reply = ws.receive_json()
+            assert reply["code"] == "not_your_turn"
+            assert json.dumps(room.game.dump(room.state), sort_keys=True) == before
+
+
+def test_after_the_end_moves_are_refused(client: TestClient, h: Any) -> None:
+    game_id = h.new_game(client, length="corta")
+    with client.websocket_connect("/ws") as ws:
+        view = join(ws, game_id)["view"]
+        version = 0
+        while view["result"] is None:
+            if view["legal"]:
+                ws.send_json({"type": "move", "version": version, "move": {"type": "turn"}})
+            msg = ws.receive_json()
+            assert msg["type"] == "update", msg
+            view, version = msg["view"], msg["version"]
+        assert view["result"]["duels"] <= 80
+        before = snapshot(h, client, game_id)
+        ws.send_json({"type": "move", "version": version, "move": {"type": "turn"}})
+        assert ws.receive_json()["code"] == "game_over"
+        assert snapshot(h, client, game_id) == before
+    page = client.get(f"/partida/{game_id}")
+    assert page.status_code == 200  # the end screen survives a reload
+
+
+def test_reconnect_gets_what_it_missed(client: TestClient, h: Any) -> None:
+    game_id = h.new_game(client)
+    with client.websocket_connect("/ws") as ws:
+        join(ws, game_id)
+        version = 0
+        for _ in range(3):
+            ws.send_json({"type": "move", "version": version, "move": {"type": "turn"}})
+            while True:
+                msg = ws.receive_json()
+                version = msg["version"]
+                if msg["view"]["legal"]:
+                    break
+    with client.websocket_connect("/ws") as ws:
+        again = join(ws, game_id, version=2)
+        assert again["version"] == version
+        assert [m["version"] for m in again["missed"]] == list(range(3, version + 1))
+        fresh = join(ws, game_id)
+        assert fresh["missed"] is None and fresh["version"] == version
+
+
+def test_the_log_rebuilds_the_game_after_a_restart(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as c:
+        c.get("/")
+        cookie = c.cookies.get("tapete_guest")
+        game_id = c.post("/api/guerra/nueva", json={"config": {"players": 3}}).json()["id"]
+        with c.websocket_connect("/ws") as ws:
+            join(ws, game_id)
+            version = 0
+            for _ in range(10):
+                ws.send_json({"type": "move", "version": version, "move": {"type": "turn"}})
+                while True:
+                    msg = ws.receive_json()
+                    version = msg["version"]
+                    if msg["view"]["legal"] or msg["view"]["result"]:
+                        break
+        before = c.get(f"/api/partidas/{game_id}").json()
+    with TestClient(create_app(db_url), cookies={"tapete_guest": cookie}) as c2:
+        after = c2.get(f"/api/partidas/{game_id}").json()
+    assert after == before
+    assert after["version"] == version
