@@ -18,10 +18,16 @@ $(VENV)/.dev: $(VENV)/.installed
 run: $(VENV)/.installed
 	$(VENV)/bin/tapete serve
 
+# Debian packages the tests use: chromium (browser tests), postgresql (the store on PostgreSQL)
 system-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser tests"; \
-	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; }
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages for the tests:$$missing"; \
+	  $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

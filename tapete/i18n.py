@@ -153,6 +153,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "es": "Te toca: da la vuelta a tu carta.",
         "en": "Your turn: turn your card.",
     },
+    "guerra.log": {"es": "Últimos duelos", "en": "Last duels"},
+    "guerra.log.line": {"es": "{who} → {winner} (+{cards})", "en": "{who} → {winner} (+{cards})"},
+    "guerra.log.nobody": {"es": "nadie", "en": "nobody"},
     "guerra.ready": {"es": "Preparado para el duelo {n}.", "en": "Ready for duel {n}."},
     # La guerra, errors
     "guerra.won": {"es": "{name} gana {cards} cartas.", "en": "{name} wins {cards} cards."},

@@ -25,6 +25,8 @@ let waiting = false;     // a move of ours is on its way
 let autoTimer = null;
 let shown = new Set();   // cards already drawn on the table (to animate only new ones)
 let lastCounts = null;
+let logged = 0;          // the last duel number written to the log
+const logEl = document.getElementById("log");
 
 const saved = JSON.parse(localStorage.getItem("guerra.auto") || "{}");
 if (saved.speed) speedEl.value = saved.speed;
@@ -71,6 +73,7 @@ function render(animate = true) {
   root.classList.toggle("my-turn", !!mine && !view.result);
   lastCounts = view.counts.slice();
 
+  if (view.last && view.last.n > logged) addLog(view.last);
   if (view.result) showEnd(); else endEl.hidden = true;
   scheduleAuto();
 }
@@ -135,6 +138,25 @@ function seatRow(seat, steps, duelKey, winner, animate) {
   });
   row.append(info, played);
   return row;
+}
+
+function addLog(last) {
+  logged = last.n;
+  const first = last.steps[0];
+  const who = first.contenders
+    .map((s) => `${nameOf(s)} ${(first.placed[String(s)]?.up || []).map(cardText).join("+")}`)
+    .join(" · ");
+  const li = document.createElement("li");
+  li.value = last.n;
+  const war = last.steps.length > 1 ? `${tr("guerra.war")} ` : "";
+  li.textContent = war + tr("guerra.log.line", {
+    who,
+    winner: last.winner === null ? tr("guerra.log.nobody") : nameOf(last.winner),
+    cards: last.cards,
+  });
+  if (last.winner === mySeat) li.className = "mine";
+  logEl.prepend(li);
+  while (logEl.children.length > 6) logEl.lastElementChild.remove();
 }
 
 function fresh(key, animate) {

@@ -1,0 +1,74 @@
+"""Databases for the store tests: a SQLite file, and a throwaway PostgreSQL cluster.
+
+PostgreSQL comes from Debian's binaries (`.ci/run` installs them); a missing server is a
+failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tapete.store import default_url
+
+PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_postgres(*cmd: str) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *cmd] if os.getuid() == 0 else list(cmd)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    initdb = PG_BIN / "initdb"
+    assert initdb.exists(), f"PostgreSQL is not installed ({initdb}); apt-get install postgresql"
+    root = Path(tempfile.mkdtemp(prefix="tapete-pg-"))
+    if os.getuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+    data, port = root / "data", _free_port()
+    subprocess.run(
+        _as_postgres(str(initdb), "-D", str(data), "-U", "postgres", "-A", "trust",
+                     "--no-sync", "-E", "UTF8"),
+        check=True, capture_output=True,
+    )
+    pg_ctl = str(PG_BIN / "pg_ctl")
+    opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        _as_postgres(pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-o", opts, "start"),
+        check=True, capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            _as_postgres(pg_ctl, "-D", str(data), "-m", "immediate", "stop"), capture_output=True
+        )
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return default_url(tmp_path / "store.db")
+    url: str = request.getfixturevalue("postgres_url")
+    # a fresh schema per test: drop what an earlier test made
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as con:
+        con.execute(text("drop schema public cascade; create schema public"))
+    engine.dispose()
+    return url
