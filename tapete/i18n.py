@@ -157,6 +157,41 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "guerra.log.line": {"es": "{who} → {winner} (+{cards})", "en": "{who} → {winner} (+{cards})"},
     "guerra.log.nobody": {"es": "nadie", "en": "nobody"},
     "guerra.ready": {"es": "Preparado para el duelo {n}.", "en": "Ready for duel {n}."},
+    # One Card, errors
+    "error.not_in_hand": {"es": "No tienes el {card}.", "en": "You don't hold the {card}."},
+    "error.no_match": {
+        "es": "El {card} no sirve: hay que echar {suit} o un {rank}.",
+        "en": "The {card} doesn't fit: play {suit} or a {rank}.",
+    },
+    "error.must_answer_attack": {
+        "es": "Te atacan con +{attack}: solo puedes pasar el ataque con otro {rank}, o robar.",
+        "en": "You are under a +{attack} attack: pass it with another {rank}, or draw.",
+    },
+    "error.must_play": {
+        "es": "Tienes una carta que puedes echar: no se puede robar.",
+        "en": "You hold a card you can play: you may not draw.",
+    },
+    "error.must_pass_attack": {
+        "es": "Tienes una carta para pasar el ataque: no se puede robar.",
+        "en": "You hold a card that passes the attack: you may not draw.",
+    },
+    "error.seven_needs_suit": {
+        "es": "Al echar un 7 hay que elegir palo.",
+        "en": "Playing a 7 means naming a suit.",
+    },
+    "error.special_finish": {
+        "es": "No se puede terminar con una carta especial (regla de la casa).",
+        "en": "You may not finish on a special card (house rule).",
+    },
+    "error.cannot_call": {
+        "es": "Solo puedes cantar «One Card» con dos cartas o justo al quedarte con una.",
+        "en": "Call «One Card» with two cards, or right after you are left with one.",
+    },
+    "error.nothing_to_catch": {
+        "es": "No hay nadie a quien pillar.",
+        "en": "There is nobody to catch.",
+    },
+    "error.no_window": {"es": "No hay plazo abierto.", "en": "No window is open."},
     # La guerra, errors
     "guerra.won": {"es": "{name} gana {cards} cartas.", "en": "{name} wins {cards} cards."},
     "guerra.no_cards": {

@@ -1,0 +1,769 @@
+"""One Card: the Korean Uno-like game with a French deck. The rules, pure.
+
+Cards are small integers for speed: ``0..51`` is ``suit * 13 + (rank - 2)`` with suits
+♥ ♦ ♣ ♠ and ranks 2..14 (ace 14); ``52`` and ``53`` are the jokers of the house rule.
+On the wire and in positions they are text codes: ``"7H"``, ``"AS"``, ``"JK1"``.
+
+Moves:
+
+* :class:`Play` a card (a 7 names the next suit: ``Play(card, suit)``);
+* :class:`Draw`: one card when nothing fits, or the whole attack;
+* :class:`Call`: "One Card", while holding two cards, or right after the play that left one;
+* :class:`Catch` a player left with one card who did not call (they draw the penalty);
+* clock moves the room applies, never a client: :class:`CloseWindow`, :class:`Timeout`.
+
+>>> s = load({"hands": ["5H 9C KD", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S"})
+>>> [str(m) for m in legal_moves(s, 0)]
+['5H', 'KD']
+>>> _ = apply(s, 0, Play(card("KD")))
+>>> s.attack, s.turn, [str(m) for m in legal_moves(s, 1)]
+(2, 1, ['draw'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.rng import Rng
+
+NAME: Final = "onecard"
+BOTS_FOLLOW: Final = False
+
+SUIT_CODES: Final = "HDCS"
+SUIT_SYMBOLS: Final = "♥♦♣♠"
+RANK_CODES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+JOKERS: Final = (52, 53)
+JOKER_CODES: Final = ("JK1", "JK2")
+HAND_SIZE: Final = 7
+ANY_SUIT: Final = -1
+"""The suit to follow after a joker: anything goes."""
+
+SUIT_NAMES_ES: Final = ("corazones", "diamantes", "tréboles", "picas")
+RANK_NAMES_ES: Final = (
+    "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
+    "jota", "reina", "rey", "as",
+)  # fmt: skip
+
+
+def rank_of(c: int) -> int:
+    """2..14; jokers are 0."""
+    return 0 if c >= 52 else c % 13 + 2
+
+
+def suit_of(c: int) -> int:
+    """0..3 (♥ ♦ ♣ ♠); jokers are -1."""
+    return -1 if c >= 52 else c // 13
+
+
+def code(c: int) -> str:
+    """``code(card("10H")) == "10H"``"""
+    if c >= 52:
+        return JOKER_CODES[c - 52]
+    return RANK_CODES[c % 13] + SUIT_CODES[c // 13]
+
+
+def card(text: str) -> int:
+    """Parse ``"10H"``, ``"10♥"``, ``"as"`` (ace of spades), ``"JK1"``."""
+    t = text.strip().upper()
+    if t in JOKER_CODES:
+        return 52 + JOKER_CODES.index(t)
+    if len(t) < 2:
+        raise IllegalMove("bad_move", detail=f"carta «{text}»")
+    r, s = t[:-1], t[-1]
+    s = SUIT_CODES[SUIT_SYMBOLS.index(s)] if s in SUIT_SYMBOLS else s
+    r = {"1": "A", "T": "10"}.get(r, r)
+    if r not in RANK_CODES or s not in SUIT_CODES:
+        raise IllegalMove("bad_move", detail=f"carta «{text}»")
+    return SUIT_CODES.index(s) * 13 + RANK_CODES.index(r)
+
+
+def cards(text: str) -> list[int]:
+    return [card(x) for x in text.replace(",", " ").split()]
+
+
+def card_name(c: int) -> str:
+    """Spanish name: ``"rey de corazones"``, ``"comodín"``."""
+    if c >= 52:
+        return "comodín"
+    return f"{RANK_NAMES_ES[c % 13]} de {SUIT_NAMES_ES[c // 13]}"
+
+
+def fmt(cs: list[int]) -> str:
+    return " ".join(code(c) for c in cs)
+
+
+# --- options ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """2–4 players; the house rules of the seed's last section, all off by default."""
+
+    players: int = 2
+    two_attack: bool = False
+    """El 2 ataca con +2 (se pasa con otro 2)."""
+    jokers: bool = False
+    """Dos comodines: se echan sobre cualquier carta y atacan con +5."""
+    king_again: bool = False
+    """El rey no ataca: quien lo echa vuelve a jugar."""
+    three_blocks: bool = False
+    """Un 3 del palo de arriba para un ataque."""
+    no_special_finish: bool = False
+    """No se puede terminar con una carta especial."""
+    penalty: int = 2
+    """Cartas que roba quien es pillado sin avisar (2; la mesa puede acordar 1–5)."""
+
+    def attack_value(self, c: int) -> int:
+        r = rank_of(c)
+        if r == 0:
+            return 5 if self.jokers else 0
+        if r == 14:
+            return 3
+        if r == 13:
+            return 0 if self.king_again else 2
+        if r == 2 and self.two_attack:
+            return 2
+        return 0
+
+    def special(self, c: int) -> bool:
+        r = rank_of(c)
+        return (
+            r in (0, 7, 11, 12, 13, 14)
+            or (r == 2 and self.two_attack)
+            or (r == 3 and self.three_blocks)
+        )
+
+
+OPTIONS: Final = ("two_attack", "jokers", "king_again", "three_blocks", "no_special_finish")
+
+
+def parse_config(data: JSON) -> Config:
+    if not isinstance(data, dict):
+        raise IllegalMove("bad_config", detail="config")
+    extra = set(data) - {"players", "penalty", *OPTIONS}
+    if extra:
+        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
+    players = data.get("players", 2)
+    if type(players) is not int or not 2 <= players <= 4:
+        raise IllegalMove("bad_config", detail="players (2–4)")
+    penalty = data.get("penalty", 2)
+    if type(penalty) is not int or not 1 <= penalty <= 5:
+        raise IllegalMove("bad_config", detail="penalty (1–5)")
+    flags = {}
+    for name in OPTIONS:
+        value = data.get(name, False)
+        if not isinstance(value, bool):
+            raise IllegalMove("bad_config", detail=name)
+        flags[name] = value
+    return Config(players=players, penalty=penalty, **flags)
+
+
+def config_json(config: Config) -> JSON:
+    out: JSON = {"players": config.players, "penalty": config.penalty}
+    for name in OPTIONS:
+        out[name] = getattr(config, name)
+    return out
+
+
+def seats(config: Config) -> int:
+    return config.players
+
+
+# --- moves -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: int
+    suit: int = -1
+    """For a 7: the suit named (0..3); otherwise -1."""
+
+    def to_json(self) -> JSON:
+        out: JSON = {"type": "play", "card": code(self.card)}
+        if self.suit >= 0:
+            out["suit"] = SUIT_CODES[self.suit]
+        return out
+
+    def __str__(self) -> str:
+        return code(self.card) + (f"/{SUIT_CODES[self.suit]}" if self.suit >= 0 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    def to_json(self) -> JSON:
+        return {"type": "draw"}
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    def to_json(self) -> JSON:
+        return {"type": "call"}
+
+    def __str__(self) -> str:
+        return "call"
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    target: int
+
+    def to_json(self) -> JSON:
+        return {"type": "catch", "target": self.target}
+
+    def __str__(self) -> str:
+        return f"catch/{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class CloseWindow:
+    """Clock move: the catch window on ``target`` has run out."""
+
+    target: int
+
+    def to_json(self) -> JSON:
+        return {"type": "close_window", "target": self.target}
+
+    def __str__(self) -> str:
+        return f"close_window/{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """Clock move: the seat to play let its time run out."""
+
+    def to_json(self) -> JSON:
+        return {"type": "timeout"}
+
+    def __str__(self) -> str:
+        return "timeout"
+
+
+Move = Play | Draw | Call | Catch | CloseWindow | Timeout
+CLOCK_MOVES: Final = frozenset({"close_window", "timeout"})
+"""Move types only the room applies, when a clock says so; refused from clients."""
+
+PLAYS: Final = [Play(c) for c in range(54)]
+SEVENS: Final = {c: [Play(c, s) for s in range(4)] for c in range(52) if rank_of(c) == 7}
+DRAW: Final = Draw()
+CALL: Final = Call()
+CATCHES: Final = [Catch(i) for i in range(4)]
+TIMEOUT: Final = Timeout()
+
+
+def parse_move(data: JSON) -> Move:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise IllegalMove("bad_move", detail="falta «type»")
+    kind = data["type"]
+    keys = set(data) - {"type"}
+    if kind == "play":
+        if not isinstance(data.get("card"), str) or not keys <= {"card", "suit"}:
+            raise IllegalMove("bad_move", detail="play necesita «card»")
+        c = card(data["card"])
+        suit = data.get("suit")
+        if rank_of(c) == 7:
+            if not isinstance(suit, str) or suit.upper() not in SUIT_CODES:
+                raise IllegalMove("seven_needs_suit")
+            return SEVENS[c][SUIT_CODES.index(suit.upper())]
+        if suit is not None:
+            raise IllegalMove("bad_move", detail="solo el 7 elige palo")
+        return PLAYS[c]
+    if kind in ("draw", "call", "timeout"):
+        if keys:
+            raise IllegalMove("bad_move", detail="campos de más")
+        return {"draw": DRAW, "call": CALL, "timeout": TIMEOUT}[kind]
+    if kind in ("catch", "close_window"):
+        target = data.get("target")
+        if keys != {"target"} or type(target) is not int or not 0 <= target < 4:
+            raise IllegalMove("bad_move", detail="falta «target»")
+        return CATCHES[target] if kind == "catch" else CloseWindow(target)
+    raise IllegalMove("unknown_move")
+
+
+# --- the state -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class State:
+    config: Config
+    hands: list[list[int]]
+    stock: list[int]
+    """The top of the stock is the end of the list."""
+    discard: list[int]
+    """The top card is the end of the list."""
+    rng: Rng
+    turn: int = 0
+    direction: int = 1
+    suit: int = 0
+    """The suit to follow: the top card's, the one a 7 named, or ANY_SUIT after a joker."""
+    attack: int = 0
+    """Cards the player to move must draw unless they pass the attack on."""
+    called: list[bool] = field(default_factory=list)
+    exposed: list[int] = field(default_factory=list)
+    """Players left with one card who did not call: any other player may catch them."""
+    turns: int = 0
+    """Turns begun, to tell one turn's clock from the next."""
+    timeouts: list[int] = field(default_factory=list)
+    """Timeouts in a row, by seat."""
+    voids: list[int] = field(default_factory=list)
+    """By seat, a bitmask of suits they were seen not to have (they drew on it)."""
+    seen: list[int] = field(default_factory=lambda: [0] * 15)
+    """Cards played so far by rank (index 0: jokers), for counting attack cards."""
+    log: list[JSON] = field(default_factory=list)
+    result: JSON | None = None
+
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+
+def new(config: Config, seed: int) -> State:
+    """Shuffle, deal seven each, and turn up the first card of the stock that is not special."""
+    rng = Rng.from_seed(seed)
+    deck = list(range(54 if config.jokers else 52))
+    rng.shuffle(deck)
+    n = config.players
+    hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
+    stock = deck[n * HAND_SIZE :]
+    # the first discard: the first card from the top of the stock that is 2–6 or 8–10
+    for i in range(len(stock) - 1, -1, -1):
+        r = rank_of(stock[i])
+        if 2 <= r <= 10 and r != 7 and not config.special(stock[i]):
+            first = stock.pop(i)
+            break
+    state = State(
+        config=config, hands=hands, stock=stock, discard=[first], rng=rng, suit=suit_of(first),
+        called=[False] * n, timeouts=[0] * n, voids=[0] * n,
+    )  # fmt: skip
+    state.turn = rng.below(n)
+    state.turns = 1
+    return state
+
+
+def _next(state: State, seat: int, steps: int = 1) -> int:
+    return (seat + state.direction * steps) % len(state.hands)
+
+
+def _fits(state: State, c: int) -> bool:
+    """May ``c`` go on the discard now?"""
+    cfg = state.config
+    if state.attack:
+        if c >= 52:
+            return True
+        top = state.discard[-1]
+        r = c % 13 + 2
+        if r == 3 and cfg.three_blocks:  # a 3 of the attacking card's suit stops it
+            return c // 13 == state.suit
+        return top < 52 and r == top % 13 + 2
+    if c >= 52 or state.suit == ANY_SUIT:
+        return True
+    top = state.discard[-1]
+    return c // 13 == state.suit or (top < 52 and c % 13 == top % 13)
+
+
+def _playable(state: State, seat: int) -> list[int]:
+    """The cards of ``seat``'s hand that fit now (the same test as :func:`_fits`, inlined:
+    this is the engine's hot loop)."""
+    hand = state.hands[seat]
+    top = state.discard[-1]
+    if state.attack:
+        cfg = state.config
+        if top >= 52:
+            out = [c for c in hand if c >= 52]
+        else:
+            tr = top % 13
+            out = [c for c in hand if c >= 52 or (c % 13 == tr)]
+            if cfg.three_blocks:
+                out += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == state.suit]
+    elif state.suit == ANY_SUIT or top >= 52:
+        out = list(hand)
+    else:
+        suit, tr = state.suit, top % 13
+        out = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
+    if len(hand) == 1 and out and state.config.no_special_finish and state.config.special(out[0]):
+        return []
+    return out
+
+
+def actors(state: State) -> list[int]:
+    """The player to move, plus anyone who may call or catch right now."""
+    if state.result is not None:
+        return []
+    out = {state.turn}
+    for seat, hand in enumerate(state.hands):
+        if not state.called[seat] and (len(hand) == 2 or seat in state.exposed):
+            out.add(seat)
+        if any(t != seat for t in state.exposed):
+            out.add(seat)
+    return sorted(out)
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Plays (by card; a 7 once per suit), then draw, then call, then catches."""
+    if state.result is not None:
+        return []
+    moves: list[Move] = []
+    if seat == state.turn:
+        playable = _playable(state, seat)
+        if playable:
+            playable.sort()
+            for c in playable:
+                if c < 52 and c % 13 == 5:
+                    moves.extend(SEVENS[c])
+                else:
+                    moves.append(PLAYS[c])
+        else:
+            moves.append(DRAW)
+    if not state.called[seat] and (len(state.hands[seat]) == 2 or seat in state.exposed):
+        moves.append(CALL)
+    if state.exposed:
+        for t in state.exposed:
+            if t != seat:
+                moves.append(CATCHES[t])
+    return moves
+
+
+def apply(state: State, seat: int, move: Move) -> list[Event]:
+    """Apply ``move`` for ``seat``. Raises IllegalMove, leaving the state untouched."""
+    if state.result is not None:
+        raise IllegalMove("game_over")
+    if not 0 <= seat < len(state.hands):
+        raise IllegalMove("not_your_turn")
+    kind = type(move)
+    if kind is Play:
+        return _play(state, seat, move, timeout=False)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw_move(state, seat, timeout=False)
+    if isinstance(move, Call):
+        return _call(state, seat)
+    if isinstance(move, Catch):
+        return _catch(state, seat, move.target)
+    if isinstance(move, CloseWindow):
+        if move.target not in state.exposed:
+            raise IllegalMove("no_window")
+        state.exposed.remove(move.target)
+        return [{"t": "window_closed", "seat": move.target}]
+    if isinstance(move, Timeout):
+        return _timeout(state, seat)
+    raise IllegalMove("unknown_move")
+
+
+def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
+    if seat != state.turn:
+        raise IllegalMove("not_your_turn")
+    cfg = state.config
+    c = move.card
+    hand = state.hands[seat]
+    if c not in hand:
+        raise IllegalMove("not_in_hand", card=card_name(c))
+    if c not in _playable(state, seat) and not (
+        len(hand) == 1 and cfg.no_special_finish and _fits(state, c)
+    ):
+        raise _no_fit(state, c)
+    if cfg.no_special_finish and len(hand) == 1 and cfg.special(c):
+        raise IllegalMove("special_finish")
+    r = rank_of(c)
+    if r == 7 and not 0 <= move.suit < 4:
+        raise IllegalMove("seven_needs_suit")
+    # the move is legal: change the state
+    hand.remove(c)
+    state.discard.append(c)
+    state.seen[r] += 1
+    state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
+    s = suit_of(c)
+    if s >= 0:
+        state.voids[seat] &= ~(1 << s)
+    state.suit = move.suit if r == 7 else (ANY_SUIT if s < 0 else s)
+    event: Event = {"t": "play", "seat": seat, "card": code(c)}
+    if r == 7:
+        event["suit"] = SUIT_CODES[move.suit]
+    value = cfg.attack_value(c)
+    if value:
+        state.attack += value
+        event["attack"] = state.attack
+    elif r == 3 and cfg.three_blocks and state.attack:
+        state.attack = 0
+        event["blocked"] = True
+    if timeout:
+        event["timeout"] = True
+    events = [event]
+    if not hand:
+        _finish(state, seat, events)
+        return events
+    if len(hand) > 2:
+        state.called[seat] = False
+    if len(hand) == 1 and not state.called[seat] and seat not in state.exposed:
+        state.exposed.append(seat)
+        events.append({"t": "window", "seat": seat})
+    # whose turn next
+    n = len(state.hands)
+    if r == 11:  # J: skip the next player (with two, you play again)
+        nxt = _next(state, seat, 2)
+        event["skips"] = _next(state, seat)
+    elif r == 12:  # Q: reverse (with two, nothing changes)
+        if n > 2:
+            state.direction = -state.direction
+        nxt = _next(state, seat)
+    elif r == 13 and cfg.king_again:
+        nxt = seat
+    else:
+        nxt = _next(state, seat)
+    if state.attack:
+        event["target"] = nxt
+    _pass_turn(state, nxt)
+    _log(state, event)
+    return events
+
+
+def _no_fit(state: State, c: int) -> IllegalMove:
+    top = state.discard[-1]
+    if state.attack:
+        return IllegalMove(
+            "must_answer_attack", card=card_name(c), attack=state.attack,
+            rank=RANK_NAMES_ES[top % 13] if top < 52 else "comodín",
+        )  # fmt: skip
+    suit = "cualquier palo" if state.suit < 0 else SUIT_NAMES_ES[state.suit]
+    return IllegalMove(
+        "no_match", card=card_name(c), suit=suit,
+        rank=RANK_NAMES_ES[top % 13] if top < 52 else "comodín",
+    )  # fmt: skip
+
+
+def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
+    if seat != state.turn:
+        raise IllegalMove("not_your_turn")
+    if _playable(state, seat):
+        raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
+    event: Event = {"t": "draw", "seat": seat}
+    if state.attack:
+        want = state.attack
+        state.attack = 0
+        event["attack"] = True
+    else:
+        want = 1
+        if state.suit >= 0:
+            state.voids[seat] |= 1 << state.suit
+    got = _take(state, seat, want)
+    event["n"] = len(got)
+    event["secret"] = [code(c) for c in got]
+    if timeout:
+        event["timeout"] = True
+    state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
+    _pass_turn(state, _next(state, seat))
+    _log(state, event)
+    return [event]
+
+
+def _take(state: State, seat: int, n: int) -> list[int]:
+    """Draw ``n`` cards (reshuffling the discard under the top card when the stock runs out;
+    with nothing left, what there is)."""
+    got: list[int] = []
+    for _ in range(n):
+        if not state.stock:
+            if len(state.discard) <= 1:
+                break
+            state.stock = state.discard[:-1]
+            state.discard = state.discard[-1:]
+            state.rng.shuffle(state.stock)
+        got.append(state.stock.pop())
+    hand = state.hands[seat]
+    hand.extend(got)
+    if len(hand) > 2:
+        state.called[seat] = False
+    if len(hand) > 1 and seat in state.exposed:
+        state.exposed.remove(seat)
+    return got
+
+
+def _call(state: State, seat: int) -> list[Event]:
+    hand = state.hands[seat]
+    if state.called[seat] or not (len(hand) == 2 or seat in state.exposed):
+        raise IllegalMove("cannot_call")
+    state.called[seat] = True
+    if seat in state.exposed:
+        state.exposed.remove(seat)
+    event: Event = {"t": "call", "seat": seat}
+    _log(state, event)
+    return [event]
+
+
+def _catch(state: State, seat: int, target: int) -> list[Event]:
+    if target == seat or target not in state.exposed:
+        raise IllegalMove("nothing_to_catch")
+    state.exposed.remove(target)
+    got = _take(state, target, state.config.penalty)
+    event: Event = {
+        "t": "caught", "seat": target, "by": seat, "n": len(got),
+        "secret": [code(c) for c in got],
+    }  # fmt: skip
+    _log(state, event)
+    return [event]
+
+
+def _timeout(state: State, seat: int) -> list[Event]:
+    """Draw if drawing is allowed (or take the attack); else play the first legal card,
+    a 7 naming the suit held most."""
+    if seat != state.turn:
+        raise IllegalMove("not_your_turn")
+    playable = _playable(state, seat)
+    if not playable:
+        return _draw_move(state, seat, timeout=True)
+    c = min(playable)
+    suit = -1
+    if rank_of(c) == 7:
+        counts = [0, 0, 0, 0]
+        for x in state.hands[seat]:
+            if x != c and x < 52:
+                counts[x // 13] += 1
+        suit = max(range(4), key=lambda s: (counts[s], -s)) if any(counts) else suit_of(c)
+    return _play(state, seat, Play(c, suit), timeout=True)
+
+
+def _pass_turn(state: State, nxt: int) -> None:
+    state.turn = nxt
+    state.turns += 1
+
+
+def _log(state: State, event: Event) -> None:
+    """Keep the last 12 public entries (a drawn card's face is not public)."""
+    log = state.log
+    log.append({k: v for k, v in event.items() if k != "secret"} if "secret" in event else event)
+    if len(log) > 12:
+        del log[0]
+
+
+def _finish(state: State, winner: int, events: list[Event]) -> None:
+    left = [len(h) for h in state.hands]
+    order = sorted(range(len(left)), key=lambda s: (left[s], s))
+    ranks = [0] * len(left)
+    for s in order:
+        ranks[s] = 1 + sum(1 for x in left if x < left[s])
+    state.exposed.clear()
+    state.result = {"winner": winner, "left": left, "ranks": ranks}
+    events.append({"t": "end", **state.result})
+    _log(state, events[0])
+
+
+def outcome(state: State) -> JSON | None:
+    return state.result
+
+
+# --- what a seat sees ------------------------------------------------------------------
+
+
+def view(state: State, seat: int | None) -> JSON:
+    """Your hand; the others' counts; the discard's top, the stock's size; never the
+    order of the stock nor another hand."""
+    top = state.discard[-1]
+    hand = sorted(state.hands[seat], key=_sort_key) if seat is not None else None
+    return {
+        "game": NAME,
+        "config": config_json(state.config),
+        "seat": seat,
+        "hand": [code(c) for c in hand] if hand is not None else None,
+        "counts": [len(h) for h in state.hands],
+        "top": code(top),
+        "discard": len(state.discard),
+        "stock": len(state.stock),
+        "turn": state.turn,
+        "turns": state.turns,
+        "direction": state.direction,
+        "suit": SUIT_CODES[state.suit] if state.suit >= 0 else None,
+        "attack": state.attack,
+        "target": state.turn if state.attack else None,
+        "called": list(state.called),
+        "exposed": list(state.exposed),
+        "timeouts": list(state.timeouts),
+        "voids": [[SUIT_CODES[s] for s in range(4) if v >> s & 1] for v in state.voids],
+        "seen": {"K": state.seen[13], "A": state.seen[14], "2": state.seen[2],
+                 "JK": state.seen[0]},
+        "log": list(state.log),
+        "actors": actors(state),
+        "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
+        "result": state.result,
+    }  # fmt: skip
+
+
+def _sort_key(c: int) -> tuple[int, int]:
+    return (4, c) if c >= 52 else (c // 13, c % 13)
+
+
+# --- positions -------------------------------------------------------------------------
+
+
+def dump(state: State) -> JSON:
+    return {
+        "game": NAME,
+        "config": config_json(state.config),
+        "hands": [fmt(h) for h in state.hands],
+        "stock": fmt(state.stock),
+        "discard": fmt(state.discard),
+        "turn": state.turn,
+        "direction": state.direction,
+        "suit": SUIT_CODES[state.suit] if state.suit >= 0 else "*",
+        "attack": state.attack,
+        "called": list(state.called),
+        "exposed": list(state.exposed),
+        "turns": state.turns,
+        "timeouts": list(state.timeouts),
+        "voids": list(state.voids),
+        "seen": list(state.seen),
+        "log": list(state.log),
+        "rng": state.rng.state,
+        "result": state.result,
+    }
+
+
+def load(data: JSON) -> State:
+    """Read a position. Only ``hands`` and ``discard`` are required: the stock defaults to
+    empty, the suit to the top card's, the turn to seat 0."""
+    config = parse_config(data.get("config", {}))
+    hands = [cards(h) if isinstance(h, str) else list(h) for h in data["hands"]]
+    if len(hands) != config.players:
+        config = parse_config({**config_json(config), "players": len(hands)})
+    discard = cards(data["discard"]) if isinstance(data["discard"], str) else list(data["discard"])
+    n = len(hands)
+    suit = data.get("suit")
+    if suit is None:
+        top_suit = suit_of(discard[-1])
+        suit_value = ANY_SUIT if top_suit < 0 else top_suit
+    else:
+        suit_value = ANY_SUIT if suit == "*" else SUIT_CODES.index(suit)
+    stock = data.get("stock", "")
+    return State(
+        config=config,
+        hands=hands,
+        stock=cards(stock) if isinstance(stock, str) else list(stock),
+        discard=discard,
+        rng=Rng(int(data.get("rng", 0))),
+        turn=int(data.get("turn", 0)),
+        direction=int(data.get("direction", 1)),
+        suit=suit_value,
+        attack=int(data.get("attack", 0)),
+        called=list(data.get("called", [False] * n)),
+        exposed=list(data.get("exposed", [])),
+        turns=int(data.get("turns", 1)),
+        timeouts=list(data.get("timeouts", [0] * n)),
+        voids=list(data.get("voids", [0] * n)),
+        seen=list(data.get("seen", [0] * 15)),
+        log=list(data.get("log", [])),
+        result=data.get("result"),
+    )
+
+
+def all_cards(state: State) -> list[int]:
+    return [c for h in state.hands for c in h] + state.stock + state.discard
+
+
+def clocks(state: State) -> list[tuple[str, int, Any]]:
+    """The clocks the room should run now: ``(kind, seat, instance)``. ``turn`` runs for the
+    player to move (instance: the turn number); ``window`` for each catch window."""
+    if state.result is not None:
+        return []
+    out: list[tuple[str, int, Any]] = [("turn", state.turn, state.turns)]
+    out += [("window", s, None) for s in state.exposed]
+    return out
