@@ -275,7 +275,8 @@ def parse_move(data: JSON) -> Move:
     if kind in ("draw", "call", "timeout"):
         if keys:
             raise IllegalMove("bad_move", detail="campos de más")
-        return {"draw": DRAW, "call": CALL, "timeout": TIMEOUT}[kind]
+        simple: dict[str, Move] = {"draw": DRAW, "call": CALL, "timeout": TIMEOUT}
+        return simple[kind]
     if kind in ("catch", "close_window"):
         target = data.get("target")
         if keys != {"target"} or type(target) is not int or not 0 <= target < 4:
