@@ -23,10 +23,12 @@ def database_url(db: str | None) -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from tapete.rooms import Settings
     from tapete.server.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(database_url(args.db), bot_delay=args.bot_delay)
+    settings = Settings(bot_pace=args.bot_pace, bot_delay=args.bot_delay)
+    app = create_app(database_url(args.db), settings)
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536)
     return 0
@@ -86,7 +88,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--db", help="fichero SQLite o URL de base de datos (TAPETE_DATABASE_URL)")
-    s.add_argument("--bot-delay", type=float, default=0.0, help="segundos que «piensa» un bot")
+    s.add_argument(
+        "--bot-pace",
+        type=float,
+        default=1.0,
+        help="multiplica lo que «piensa» cada bot (0: al instante)",
+    )
+    s.add_argument("--bot-delay", type=float, default=0.0, help="segundos de más para cada bot")
     s.add_argument("--log-level", default="info")
     s.set_defaults(func=cmd_serve)
 

@@ -768,3 +768,12 @@ def clocks(state: State) -> list[tuple[str, int, Any]]:
     out: list[tuple[str, int, Any]] = [("turn", state.turn, state.turns)]
     out += [("window", s, None) for s in state.exposed]
     return out
+
+
+def clock_move(kind: str, seat: int) -> Move:
+    """The move the room applies when a clock of :func:`clocks` runs out."""
+    if kind == "window":
+        return CloseWindow(seat)
+    if kind == "turn":
+        return TIMEOUT
+    raise ValueError(f"no clock {kind!r}")

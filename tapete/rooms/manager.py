@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from tapete import games
-from tapete.rooms.room import Room
+from tapete.rooms.room import Room, Settings
 from tapete.store import GameRecord, Store
 
 BOT_NAMES = ("Ordenador", "Ordenador 2", "Ordenador 3")
@@ -28,9 +28,9 @@ class Rooms:
     """The rooms this process owns. A room is opened from its log the first time it is asked
     for, and every unfinished game is opened on :meth:`start`."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
-        self.bot_delay = bot_delay
+        self.settings = settings or Settings()
         self._rooms: dict[str, Room] = {}
         self._lock = asyncio.Lock()
 
@@ -78,6 +78,6 @@ class Rooms:
         async with self._lock:
             room = self._rooms.get(record.id)
             if room is None:
-                room = await Room.open(record, self.store, bot_delay=self.bot_delay)
+                room = await Room.open(record, self.store, self.settings)
                 self._rooms[record.id] = room
             return room

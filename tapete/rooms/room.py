@@ -61,6 +61,35 @@ class _Submit:
 class _BotTurn:
     seat: int
     version: int
+    move: Message
+
+
+@dataclass(slots=True)
+class _ClockFire:
+    key: tuple[str, int, Any]
+
+
+@dataclass(slots=True)
+class _Clock:
+    kind: str
+    seat: int
+    instance: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a room runs: bots' pace, clocks. Tests freeze or hurry bots with these."""
+
+    bot_pace: float = 1.0
+    """Multiplies the delay each bot asks for (0: bots act at once)."""
+    bot_delay: float = 0.0
+    """Added to every bot decision."""
+    turn_seconds: float | None = None
+    """The turn clock (None: no limit, as in practice games)."""
+    window_seconds: float = 3.0
+    """One Card's catch window."""
+    takeover_after: int = 3
+    """Timeouts in a row after which a bot plays an absent player's seat."""
 
 
 _STOP = object()
@@ -75,7 +104,7 @@ def error(code: str, lang: str = "es", message: str | None = None, **params: Any
 class Room:
     """One game being played. Create with :meth:`open`, which replays the move log."""
 
-    def __init__(self, record: GameRecord, store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, record: GameRecord, store: Store, settings: Settings | None = None) -> None:
         self.record = record
         self.id = record.id
         self.store = store
@@ -83,22 +112,24 @@ class Room:
         self.config = self.game.parse_config(record.config)
         self.state = self.game.new(self.config, record.seed)
         self.version = 0
-        self.bot_delay = bot_delay
+        self.settings = settings or Settings()
         self.history: deque[Logged] = deque(maxlen=HISTORY)
         self.subscribers: dict[int, Subscriber] = {}
         self._ids = itertools.count(1)
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._pending_bots: set[int] = set()
+        self._clocks: dict[tuple[str, int, Any], tuple[asyncio.TimerHandle, float]] = {}
         self.idle = asyncio.Event()
 
     # life cycle
 
     @classmethod
-    async def open(cls, record: GameRecord, store: Store, *, bot_delay: float = 0.0) -> Room:
-        room = cls(record, store, bot_delay=bot_delay)
+    async def open(cls, record: GameRecord, store: Store, settings: Settings | None = None) -> Room:
+        room = cls(record, store, settings)
         await room._replay_log()
         room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
+        room._sync_clocks()
         room._schedule_bots()
         return room
 
@@ -113,6 +144,9 @@ class Room:
             self.history.append(Logged(logged.n, logged.seat, logged.move, events))
 
     async def close(self) -> None:
+        for handle, _ in self._clocks.values():
+            handle.cancel()
+        self._clocks.clear()
         if self._task is not None:
             self._queue.put_nowait(_STOP)
             with contextlib.suppress(asyncio.CancelledError):
@@ -156,7 +190,7 @@ class Room:
         if isinstance(since, int) and 0 <= since <= self.version:
             first = self.version - len(self.history) + 1
             if since + 1 >= first:
-                missed = [self._update(x) for x in self.history if x.version > since]
+                missed = [self._update(x, seat) for x in self.history if x.version > since]
         message = {
             "type": "joined",
             "game": self.id,
@@ -165,6 +199,7 @@ class Room:
             "seats": self.seats_json(seat),
             "version": self.version,
             "view": self.game.view(self.state, seat),
+            "clocks": self.clocks_json(),
             "missed": missed,
         }
         return conn, message
@@ -173,7 +208,20 @@ class Room:
         self.subscribers.pop(conn, None)
 
     def view_message(self, seat: int | None) -> Message:
-        return {"type": "sync", "version": self.version, "view": self.game.view(self.state, seat)}
+        return {
+            "type": "sync",
+            "version": self.version,
+            "view": self.game.view(self.state, seat),
+            "clocks": self.clocks_json(),
+        }
+
+    def clocks_json(self) -> list[Message]:
+        """The running clocks, with the milliseconds left, for the page's countdowns."""
+        now = asyncio.get_running_loop().time()
+        return [
+            {"kind": kind, "seat": seat, "ms": max(0, int((deadline - now) * 1000))}
+            for (kind, seat, _), (_, deadline) in self._clocks.items()
+        ]
 
     # moves
 
@@ -198,11 +246,14 @@ class Room:
                     item.future.set_result(await self._gate(item))
                 elif isinstance(item, _BotTurn):
                     await self._bot_turn(item)
+                elif isinstance(item, _ClockFire):
+                    await self._clock_fired(item)
             except Exception:  # a bug must not kill the room: log it, resync from the log
                 log.exception("room %s failed on %r", self.id, item)
                 if isinstance(item, _Submit) and not item.future.done():
                     item.future.set_result(error("busy", item.lang))
                 await self._replay_log()
+            self._sync_clocks()
             self._schedule_bots()
 
     async def _gate(self, sub: _Submit) -> Message | None:
@@ -217,6 +268,9 @@ class Room:
             err = error("stale_version", sub.lang, got=sub.version, current=self.version)
             err["sync"] = self.view_message(seat)
             return err
+        clock_moves: frozenset[str] = getattr(self.game, "CLOCK_MOVES", frozenset())
+        if isinstance(sub.move, dict) and sub.move.get("type") in clock_moves:
+            return {**error("unknown_move", sub.lang), "version": self.version}
         try:
             move = self.game.parse_move(sub.move)
             await self._commit(seat, move)
@@ -238,61 +292,109 @@ class Room:
         self.version = version
         logged = Logged(version, seat, move_json, events)
         self.history.append(logged)
+        self._sync_clocks()
         self._broadcast(logged)
 
-    def _update(self, logged: Logged, seat: int | None = None) -> Message:
+    def _update(self, logged: Logged, seat: int | None) -> Message:
         return {
             "type": "update",
             "version": logged.version,
             "seat": logged.seat,
             "move": logged.move,
-            "events": logged.events,
+            "events": [_redact(e, seat) for e in logged.events],
         }
 
     def _broadcast(self, logged: Logged) -> None:
-        base = self._update(logged)
+        clocks = self.clocks_json()
         for conn, sub in list(self.subscribers.items()):
             try:
-                sub.send({**base, "view": self.game.view(self.state, sub.seat)})
+                message = self._update(logged, sub.seat)
+                message["view"] = self.game.view(self.state, sub.seat)
+                message["clocks"] = clocks
+                sub.send(message)
             except Exception:
                 self.subscribers.pop(conn, None)
 
-    # bots
+    # bots and absent players
 
     def _bot_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.record.seats) if s.get("kind") == "bot"]
+        """Bot seats, and human seats a bot plays after too many timeouts in a row."""
+        out = [i for i, s in enumerate(self.record.seats) if s.get("kind") == "bot"]
+        timeouts = self.game.view(self.state, None).get("timeouts")
+        if isinstance(timeouts, list):
+            limit = self.settings.takeover_after
+            out += [i for i, n in enumerate(timeouts) if n >= limit and i not in out]
+        return out
 
     def _schedule_bots(self) -> None:
         if self.finished:
             return
         actors = set(self.game.actors(self.state))
-        humans = set(range(len(self.record.seats))) - set(self._bot_seats())
+        bots_ = self._bot_seats()
+        humans = set(range(len(self.record.seats))) - set(bots_)
         if getattr(self.game, "BOTS_FOLLOW", False) and actors & humans:
             return  # e.g. La guerra: the computer turns after the player, "a la vez"
-        for seat in self._bot_seats():
-            if seat in actors and seat not in self._pending_bots:
-                self._pending_bots.add(seat)
-                turn = _BotTurn(seat, self.version)
-                if self.bot_delay > 0:
-                    asyncio.get_running_loop().call_later(
-                        self.bot_delay, self._queue.put_nowait, turn
-                    )
-                else:
-                    self._queue.put_nowait(turn)
+        for seat in bots_:
+            if seat not in actors or seat in self._pending_bots:
+                continue
+            level = self.record.seats[seat].get("level", "normal")
+            decision = bots.choose(self.record.kind, self.game.view(self.state, seat), level)
+            if decision is None:
+                continue
+            move, wanted = decision if isinstance(decision, tuple) else (decision, 0.0)
+            self._pending_bots.add(seat)
+            turn = _BotTurn(seat, self.version, move)
+            delay = wanted * self.settings.bot_pace + self.settings.bot_delay
+            if delay > 0:
+                asyncio.get_running_loop().call_later(delay, self._queue.put_nowait, turn)
+            else:
+                self._queue.put_nowait(turn)
 
     async def _bot_turn(self, turn: _BotTurn) -> None:
+        """Apply a bot's decision if it is still legal (the table may have moved on)."""
         self._pending_bots.discard(turn.seat)
         if self.finished or turn.seat not in self.game.actors(self.state):
             return
-        seat_info = self.record.seats[turn.seat]
-        choice = bots.choose(
-            self.record.kind,
-            self.game.view(self.state, turn.seat),
-            seat_info.get("level", "normal"),
-        )
-        if choice is None:
+        legal = [m.to_json() for m in self.game.legal_moves(self.state, turn.seat)]
+        if turn.move not in legal:
             return
-        await self._commit(turn.seat, self.game.parse_move(choice))
+        await self._commit(turn.seat, self.game.parse_move(turn.move))
+
+    # clocks
+
+    def _wanted_clocks(self) -> set[tuple[str, int, Any]]:
+        clocks = getattr(self.game, "clocks", None)
+        if clocks is None or self.finished:
+            return set()
+        wanted = set()
+        for kind, seat, instance in clocks(self.state):
+            if kind == "turn" and self.settings.turn_seconds is None:
+                continue
+            wanted.add((kind, seat, instance))
+        return wanted
+
+    def _sync_clocks(self) -> None:
+        """Start the clocks the game asks for now; stop those it no longer does."""
+        wanted = self._wanted_clocks()
+        for key in list(self._clocks):
+            if key not in wanted:
+                self._clocks.pop(key)[0].cancel()
+        loop = asyncio.get_running_loop()
+        for key in wanted - set(self._clocks):
+            seconds = (
+                self.settings.window_seconds
+                if key[0] == "window"
+                else (self.settings.turn_seconds or 0.0)
+            )
+            handle = loop.call_later(seconds, self._queue.put_nowait, _ClockFire(key))
+            self._clocks[key] = (handle, loop.time() + seconds)
+
+    async def _clock_fired(self, fire: _ClockFire) -> None:
+        if self._clocks.pop(fire.key, None) is None or fire.key not in self._wanted_clocks():
+            return
+        kind, seat, _ = fire.key
+        move = self.game.clock_move(kind, seat)  # type: ignore[attr-defined]
+        await self._commit(seat, move)
 
     async def settled(self) -> None:
         """Wait until the room has nothing left to do now (for tests and shutdown)."""
@@ -302,3 +404,11 @@ class Room:
                 await self.idle.wait()
                 if self._queue.empty() and not self._pending_bots:
                     return
+
+
+def _redact(event: Message, seat: int | None) -> Message:
+    """Events are public but for ``secret`` (e.g. the cards a player drew): only the event's
+    own seat receives it."""
+    if "secret" in event and event.get("seat") != seat:
+        return {k: v for k, v in event.items() if k != "secret"}
+    return event

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tapete.games import IllegalMove
 from tapete.i18n import CATALOG, pick_lang, t
-from tapete.rooms import Room, Rooms, error
+from tapete.rooms import Room, Rooms, Settings, error
 from tapete.server.guests import LANG_COOKIE, GuestMiddleware, Guests, cookies_of
 from tapete.server.hall import GAMES, guerra_form_config
 from tapete.store import Store, migrate
@@ -34,9 +34,9 @@ MAX_MESSAGE = 4096
 class Hall:
     """What the app holds while it runs: the store, the rooms, the cookie signer."""
 
-    def __init__(self, url: str, bot_delay: float) -> None:
+    def __init__(self, url: str, settings: Settings) -> None:
         self.url = url
-        self.bot_delay = bot_delay
+        self.settings = settings
         self.store: Store | None = None
         self.rooms: Rooms | None = None
         self.guests: Guests | None = None
@@ -45,7 +45,7 @@ class Hall:
         await asyncio.to_thread(migrate, self.url)
         self.store = Store(self.url)
         self.guests = Guests(await self.store.secret())
-        self.rooms = Rooms(self.store, bot_delay=self.bot_delay)
+        self.rooms = Rooms(self.store, self.settings)
         resumed = await self.rooms.start()
         log.info("resumed %d unfinished games", resumed)
 
@@ -56,8 +56,8 @@ class Hall:
             await self.store.close()
 
 
-def create_app(database_url: str, *, bot_delay: float = 0.0) -> Starlette:
-    hall = Hall(database_url, bot_delay)
+def create_app(database_url: str, settings: Settings | None = None) -> Starlette:
+    hall = Hall(database_url, settings or Settings())
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     def lang_of(request: Request | WebSocket) -> str:

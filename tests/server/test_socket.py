@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tapete.rooms import Settings
 from tapete.server.app import create_app
 
 
@@ -124,7 +125,7 @@ def test_forged_cookie_is_a_new_guest(client: TestClient, h: Any) -> None:
 
 
 def test_not_your_turn_while_the_computer_thinks(db_url: str) -> None:
-    with TestClient(create_app(db_url, bot_delay=30.0)) as c:
+    with TestClient(create_app(db_url, Settings(bot_delay=30.0))) as c:
         c.get("/")
         game_id = c.post("/api/guerra/nueva", json={"config": {}}).json()["id"]
         with c.websocket_connect("/ws") as ws:
