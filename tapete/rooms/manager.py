@@ -7,20 +7,24 @@ import secrets
 from typing import Any
 
 from tapete import games
+from tapete.games import IllegalMove
 from tapete.rooms.room import Room, Settings
 from tapete.store import GameRecord, Store
 
-BOT_NAMES = ("Ordenador", "Ordenador 2", "Ordenador 3")
+BOT_NAMES = {"onecard": ("Ana", "Luis", "Marta")}
+"""Bots with names; elsewhere the computer is "Ordenador", as the seeds call it."""
+LEVELS = {"onecard": ("facil", "normal", "dificil")}
 
 
 def practice_seats(
-    kind: str, players: int, guest: str, name: str | None = None
+    kind: str, players: int, guest: str, level: str = "normal", name: str | None = None
 ) -> list[dict[str, Any]]:
-    """Seat 0 is the guest; the rest are bots (named as the seeds name the computer)."""
+    """Seat 0 is the guest; the rest are bots."""
     seats: list[dict[str, Any]] = [{"kind": "human", "guest": guest, "name": name or "Tú"}]
+    computers = ["Ordenador"] if players == 2 else [f"Ordenador {i}" for i in range(1, players)]
+    names = BOT_NAMES.get(kind, computers)
     for i in range(1, players):
-        label = "Ordenador" if players == 2 else f"Ordenador {i}"
-        seats.append({"kind": "bot", "name": label, "level": "normal"})
+        seats.append({"kind": "bot", "name": names[i - 1], "level": level})
     return seats
 
 
@@ -47,12 +51,20 @@ class Rooms:
         self._rooms.clear()
 
     async def create(
-        self, kind: str, config: dict[str, Any], guest: str, *, seed: int | None = None
+        self,
+        kind: str,
+        config: dict[str, Any],
+        guest: str,
+        *,
+        level: str = "normal",
+        seed: int | None = None,
     ) -> Room:
         """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
         game = games.get(kind)
         parsed = game.parse_config(config)
-        seats = practice_seats(kind, game.seats(parsed), guest)
+        if level not in LEVELS.get(kind, ("normal",)):
+            raise IllegalMove("bad_config", detail=f"nivel «{level}»")
+        seats = practice_seats(kind, game.seats(parsed), guest, level)
         record = await self.store.create_game(
             kind,
             game.config_json(parsed),

@@ -22,7 +22,7 @@ from tapete.games import IllegalMove
 from tapete.i18n import CATALOG, pick_lang, t
 from tapete.rooms import Room, Rooms, Settings, error
 from tapete.server.guests import LANG_COOKIE, GuestMiddleware, Guests, cookies_of
-from tapete.server.hall import GAMES, guerra_form_config
+from tapete.server.hall import FORMS, GAMES
 from tapete.store import Store, migrate
 
 log = logging.getLogger(__name__)
@@ -115,27 +115,32 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             return render(request, "not_found.html", status=404)
         return render(request, f"rules/{game}.html", game=GAMES[game])
 
-    async def guerra_setup(request: Request) -> Response:
+    async def setup(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        if kind not in FORMS:
+            return render(request, "not_found.html", status=404)
         return render(
             request,
-            "guerra_setup.html",
-            game=GAMES["guerra"],
-            resume=await active_game(guest_of(request), "guerra"),
+            f"{kind}_setup.html",
+            game=GAMES[kind],
+            resume=await active_game(guest_of(request), kind),
             error=None,
         )
 
-    async def guerra_new(request: Request) -> Response:
+    async def start(request: Request) -> Response:
+        kind = request.path_params["kind"]
         guest = guest_of(request)
-        assert guest is not None
-        form = await request.form()
+        if kind not in FORMS or guest is None:
+            return render(request, "not_found.html", status=404)
+        config, level = FORMS[kind](await request.form())
         try:
-            room = await rooms().create("guerra", guerra_form_config(form), guest)
+            room = await rooms().create(kind, config, guest, level=level)
         except IllegalMove as exc:
             return render(
                 request,
-                "guerra_setup.html",
+                f"{kind}_setup.html",
                 status=400,
-                game=GAMES["guerra"],
+                game=GAMES[kind],
                 resume=None,
                 error=exc.localized(lang_of(request)),
             )
@@ -155,6 +160,10 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             game=GAMES[room.record.kind],
             room_id=room.id,
             config=room.record.config,
+            level=next(
+                (s.get("level", "normal") for s in room.record.seats if s["kind"] == "bot"),
+                "normal",
+            ),
             strings=strings,
         )
 
@@ -172,7 +181,10 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             return JSONResponse(error("not_your_game", lang_of(request)), status_code=404)
         try:
             config = body.get("config", {}) if isinstance(body, dict) else None
-            room = await rooms().create(kind, config if isinstance(config, dict) else {}, guest)
+            level = body.get("level", "normal") if isinstance(body, dict) else "normal"
+            room = await rooms().create(
+                kind, config if isinstance(config, dict) else {}, guest, level=str(level)
+            )
         except IllegalMove as exc:
             return JSONResponse(
                 error(exc.code, lang_of(request), exc.localized(lang_of(request))), status_code=400
@@ -289,14 +301,14 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
     routes = [
         Route("/", home),
         Route("/reglas/{game}", rules),
-        Route("/guerra", guerra_setup),
-        Route("/guerra/nueva", guerra_new, methods=["POST"]),
         Route("/partida/{game_id}", table),
         Route("/api/{kind}/nueva", api_create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api_game),
         Route("/salud", health),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+        Route("/{kind}", setup),
+        Route("/{kind}/nueva", start, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests)

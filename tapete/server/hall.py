@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 GAMES: dict[str, dict[str, Any]] = {
@@ -22,9 +22,9 @@ GAMES: dict[str, dict[str, Any]] = {
         "icon": '<span class="ic-card">A♠</span><span class="ic-card red">7♦</span>',
         "line": "El juego coreano parecido al Uno con baraja francesa: ataques con reyes y "
         "ases, el 7 cambia el palo y hay que cantar «One Card».",
-        "who": "De 2 a 4 jugadores, contra bots o con amigos",
-        "playable": False,
-        "play_url": None,
+        "who": "De 2 a 4 jugadores, contra bots fáciles, normales o difíciles",
+        "playable": True,
+        "play_url": "/onecard",
     },
     "rummy": {
         "key": "rummy",
@@ -69,3 +69,34 @@ def guerra_form_config(form: Mapping[str, Any]) -> dict[str, Any]:
         "sums": form.get("sums") in ("1", "on", "true"),
         "order": form.get("order") or "random",
     }
+
+
+ONECARD_HOUSE_RULES = ("two_attack", "jokers", "king_again", "three_blocks", "no_special_finish")
+
+
+def onecard_form_config(form: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """The One Card setup form: the engine's config and the bots' level."""
+    config: dict[str, Any] = {"players": _number(form.get("players"), 2)}
+    for name in ONECARD_HOUSE_RULES:
+        config[name] = form.get(name) in ("1", "on", "true")
+    if form.get("penalty"):
+        config["penalty"] = _number(form.get("penalty"), 2)
+    return config, str(form.get("level") or "normal")
+
+
+def _number(value: Any, default: int) -> Any:
+    if value is None or value == "":
+        return default
+    try:
+        return int(str(value))
+    except ValueError:
+        return value
+
+
+FormReader = Callable[[Mapping[str, Any]], tuple[dict[str, Any], str]]
+
+FORMS: dict[str, FormReader] = {
+    "guerra": lambda form: (guerra_form_config(form), "normal"),
+    "onecard": onecard_form_config,
+}
+"""The playable games' setup forms: form → (config, bots' level)."""

@@ -15,20 +15,32 @@ export function parse(code) {
   return { rank: code.slice(0, -1), suit: code.slice(-1) };
 }
 
+export function isJoker(code) { return code.startsWith("JK"); }
+
 export function cardName(code) {
+  if (isJoker(code)) return LANG === "es" ? "comodín" : "joker";
   const { rank, suit } = parse(code);
   const r = RANK_NAME[LANG][rank], s = SUIT_NAME[LANG][suit];
   return LANG === "es" ? `${r} de ${s}` : `${r} of ${s}`;
 }
 
 export function cardText(code) {
+  if (isJoker(code)) return "★";
   const { rank, suit } = parse(code);
   return `${rank}${SUIT[suit]}`;
 }
 
 export function cardEl(code, extra = "") {
-  const { rank, suit } = parse(code);
   const el = document.createElement("div");
+  if (isJoker(code)) {
+    el.className = `card face joker ${code === "JK2" ? "red" : "black"} ${extra}`.trim();
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", cardName(code));
+    el.dataset.code = code;
+    el.innerHTML = `<span class="corner tl" aria-hidden="true"><b>★</b></span><span class="center figure" aria-hidden="true"><b>★</b><i>JOKER</i></span>`;
+    return el;
+  }
+  const { rank, suit } = parse(code);
   const red = suit === "H" || suit === "D";
   el.className = `card face ${red ? "red" : "black"} ${extra}`.trim();
   el.setAttribute("role", "img");
@@ -50,3 +62,6 @@ export function backEl(extra = "", label = LANG === "es" ? "carta boca abajo" : 
   el.setAttribute("aria-label", label);
   return el;
 }
+
+export const SUITS = SUIT;
+export function suitName(s) { return SUIT_NAME[LANG][s]; }
