@@ -27,7 +27,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tapete.server.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    settings = Settings(bot_pace=args.bot_pace, bot_delay=args.bot_delay)
+    settings = Settings(
+        bot_pace=args.bot_pace,
+        bot_delay=args.bot_delay,
+        window_seconds=args.window,
+        turn_seconds=args.turn_seconds,
+        test_api=args.test_api,
+    )
     app = create_app(database_url(args.db), settings)
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536)
@@ -95,6 +101,9 @@ def parser() -> argparse.ArgumentParser:
         help="multiplica lo que «piensa» cada bot (0: al instante)",
     )
     s.add_argument("--bot-delay", type=float, default=0.0, help="segundos de más para cada bot")
+    s.add_argument("--window", type=float, default=3.0, help="plazo para pillar en One Card (s)")
+    s.add_argument("--turn-seconds", type=float, default=None, help="reloj de turno (s)")
+    s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--log-level", default="info")
     s.set_defaults(func=cmd_serve)
 

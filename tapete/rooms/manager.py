@@ -58,9 +58,13 @@ class Rooms:
         *,
         level: str = "normal",
         seed: int | None = None,
+        position: dict[str, Any] | None = None,
     ) -> Room:
         """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
         game = games.get(kind)
+        if position is not None:
+            config = dict(position.get("config", config))
+            config.setdefault("players", len(position.get("hands", position.get("piles", []))))
         parsed = game.parse_config(config)
         if level not in LEVELS.get(kind, ("normal",)):
             raise IllegalMove("bad_config", detail=f"nivel «{level}»")
@@ -71,6 +75,7 @@ class Rooms:
             seed if seed is not None else secrets.randbits(62),
             seats,
             owner=guest,
+            position=game.dump(game.load(position)) if position is not None else None,
         )
         return await self._open(record)
 

@@ -90,6 +90,8 @@ class Settings:
     """One Card's catch window."""
     takeover_after: int = 3
     """Timeouts in a row after which a bot plays an absent player's seat."""
+    test_api: bool = False
+    """Let the JSON API start games from a seed or a position (browser tests only)."""
 
 
 _STOP = object()
@@ -110,7 +112,7 @@ class Room:
         self.store = store
         self.game = games.get(record.kind)
         self.config = self.game.parse_config(record.config)
-        self.state = self.game.new(self.config, record.seed)
+        self.state = self._initial()
         self.version = 0
         self.settings = settings or Settings()
         self.history: deque[Logged] = deque(maxlen=HISTORY)
@@ -133,8 +135,14 @@ class Room:
         room._schedule_bots()
         return room
 
+    def _initial(self) -> Any:
+        """The game before any move: a seeded deal, or the stored starting position."""
+        if self.record.position is not None:
+            return self.game.load(self.record.position)
+        return self.game.new(self.config, self.record.seed)
+
     async def _replay_log(self) -> None:
-        self.state = self.game.new(self.config, self.record.seed)
+        self.state = self._initial()
         self.version = 0
         self.history.clear()
         for logged in await self.store.moves(self.id):

@@ -181,14 +181,23 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             return JSONResponse(error("not_your_game", lang_of(request)), status_code=404)
         try:
             config = body.get("config", {}) if isinstance(body, dict) else None
-            level = body.get("level", "normal") if isinstance(body, dict) else "normal"
+            body = body if isinstance(body, dict) else {}
+            level = body.get("level", "normal")
+            extra: dict[str, Any] = {}
+            if hall.settings.test_api:  # a seeded deal or a set position, for browser tests
+                if type(body.get("seed")) is int:
+                    extra["seed"] = body["seed"]
+                if isinstance(body.get("position"), dict):
+                    extra["position"] = body["position"]
             room = await rooms().create(
-                kind, config if isinstance(config, dict) else {}, guest, level=str(level)
+                kind, config if isinstance(config, dict) else {}, guest, level=str(level), **extra
             )
         except IllegalMove as exc:
             return JSONResponse(
                 error(exc.code, lang_of(request), exc.localized(lang_of(request))), status_code=400
             )
+        except (KeyError, ValueError, TypeError) as exc:
+            return JSONResponse(error("bad_config", detail=str(exc)[:80]), status_code=400)
         return JSONResponse({"id": room.id, "url": f"/partida/{room.id}"}, status_code=201)
 
     async def api_game(request: Request) -> Response:

@@ -41,6 +41,8 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True, default="active")
     version: Mapped[int] = mapped_column(Integer, default=0)
     outcome: Mapped[dict[str, Any] | None]
+    position: Mapped[dict[str, Any] | None]
+    """Where the game starts, when not from a seeded deal (tests, teaching positions)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()

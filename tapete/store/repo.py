@@ -59,6 +59,7 @@ class GameRecord:
     status: str
     version: int
     outcome: dict[str, Any] | None
+    position: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, row: GameRow) -> GameRecord:
@@ -72,6 +73,7 @@ class GameRecord:
             status=row.status,
             version=row.version,
             outcome=row.outcome,
+            position=row.position,
         )
 
 
@@ -116,7 +118,13 @@ class Store:
     # games
 
     async def create_game(
-        self, kind: str, config: dict[str, Any], seed: int, seats: list[dict[str, Any]], owner: str
+        self,
+        kind: str,
+        config: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        owner: str,
+        position: dict[str, Any] | None = None,
     ) -> GameRecord:
         await self.ensure_guest(owner)
         async with self.sessions.begin() as s:
@@ -134,6 +142,7 @@ class Store:
                 status="active",
                 version=0,
                 outcome=None,
+                position=position,
             )
             s.add(row)
             await s.flush()

@@ -1,0 +1,109 @@
+"""One Card in a room: clocks the room runs, secrets only for their seat, clock moves
+refused from players, a bot standing in after three timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete.games import onecard
+from tapete.rooms import Room, Settings
+from tapete.store import Store, default_url, migrate
+
+G0, G1 = "a" * 24, "b" * 24
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    url = default_url(tmp_path / "room.db")
+    migrate(url)
+    s = Store(url)
+    yield s
+    await s.close()
+
+
+async def open_room(
+    store: Store, position: dict[str, Any], settings: Settings, seats: list[dict[str, Any]]
+) -> tuple[Room, dict[int, list[dict[str, Any]]]]:
+    """A room whose game is set to ``position`` (tests only: the log is not replayed)."""
+    record = await store.create_game("onecard", {"players": len(seats)}, 1, seats, G0)
+    room = await Room.open(record, store, settings)
+    room.state = onecard.load(position)
+    room._sync_clocks()
+    inbox: dict[int, list[dict[str, Any]]] = {}
+    for seat, info in enumerate(seats):
+        if info["kind"] == "human":
+            inbox[seat] = []
+            room.subscribe(info["guest"], inbox[seat].append, None)
+    return room, inbox
+
+
+HUMANS = [{"kind": "human", "guest": G0, "name": "Ana"}, {"kind": "human", "guest": G1, "name": "Luis"}]
+
+
+async def test_a_window_closes_by_itself_and_players_cannot_close_it(store: Store) -> None:
+    pos = {"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S 8H 8S"}
+    room, inbox = await open_room(store, pos, Settings(window_seconds=0.15), HUMANS)
+    assert await room.submit(G0, 0, {"type": "play", "card": "5H"}) is None
+    assert room.state.exposed == [0]
+    assert [c["kind"] for c in room.clocks_json()] == ["window"]
+    before = onecard.dump(room.state)
+    err = await room.submit(G1, 1, {"type": "close_window", "target": 0})
+    assert err is not None and err["code"] == "unknown_move"
+    assert onecard.dump(room.state) == before
+    await asyncio.sleep(0.4)
+    assert room.state.exposed == []
+    last = inbox[1][-1]
+    assert last["move"] == {"type": "close_window", "target": 0}
+    assert last["events"] == [{"t": "window_closed", "seat": 0}]
+    await room.close()
+
+
+async def test_a_catch_shows_the_drawn_cards_only_to_the_one_who_draws(store: Store) -> None:
+    pos = {"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S 8H 8S"}
+    room, inbox = await open_room(store, pos, Settings(window_seconds=30), HUMANS)
+    await room.submit(G0, 0, {"type": "play", "card": "5H"})
+    assert await room.submit(G1, 1, {"type": "catch", "target": 0}) is None
+    mine = inbox[0][-1]["events"][0]
+    theirs = inbox[1][-1]["events"][0]
+    assert mine["t"] == theirs["t"] == "caught"
+    assert sorted(mine["secret"]) == ["8H", "8S"]
+    assert "secret" not in theirs and theirs["n"] == 2
+    # and no view of seat 1 holds seat 0's cards
+    view1 = inbox[1][-1]["view"]
+    assert sorted(view1["hand"]) == ["2D", "3D", "5S"]
+    text = str(view1)
+    for code in ("9C", "8H", "8S"):
+        assert f"'{code}'" not in text
+    assert inbox[0][-1]["view"]["counts"] == [3, 3]
+    await room.close()
+
+
+async def test_the_turn_clock_plays_for_an_absent_player(store: Store) -> None:
+    pos = {"hands": ["9C KS 2H", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S 8H 8S 6C"}
+    room, inbox = await open_room(store, pos, Settings(turn_seconds=0.1), HUMANS)
+    await asyncio.sleep(0.35)
+    moves = [m["move"] for m in inbox[1] if m["type"] == "update"]
+    assert moves and moves[0] == {"type": "timeout"}
+    first = inbox[1][0]["events"][0]
+    assert first["t"] == "draw" and first["seat"] == 0 and first.get("timeout") is True
+    await room.close()
+
+
+async def test_after_three_timeouts_a_bot_plays_the_seat(store: Store) -> None:
+    seats = [HUMANS[0], {"kind": "bot", "name": "Luis", "level": "normal"}]
+    pos = {
+        "hands": ["9C KS 2H 4H", "5S 2D 3D 9S"], "discard": "5D",
+        "stock": "4C 4D 4S 8H 8S 6C 6H 6S 7C 7D", "timeouts": [3, 0],
+    }
+    room, inbox = await open_room(store, pos, Settings(bot_pace=0, turn_seconds=30), seats)
+    room._schedule_bots()
+    await asyncio.sleep(0.3)
+    seats_moved = [m["seat"] for m in inbox[0] if m["type"] == "update"]
+    assert 0 in seats_moved  # the stand-in played seat 0 without waiting for its clock
+    # the player comes back: a move of theirs resets the count and the stand-in stops
+    await room.close()
