@@ -69,7 +69,9 @@ function render(animate = true) {
   const mine = view.legal && view.legal.some((m) => m.type === "turn");
   const atWar = view.table.length > 1;
   turnBtn.textContent = atWar && mine ? tr("guerra.turn_war") : tr("guerra.turn");
-  turnBtn.disabled = !mine || waiting || !!view.result;
+  // never `disabled` while it is ours, so keyboard focus stays on the button between turns
+  turnBtn.disabled = !!view.result || !view.legal;
+  turnBtn.setAttribute("aria-disabled", String(!mine || waiting || !!view.result));
   root.classList.toggle("my-turn", !!mine && !view.result);
   lastCounts = view.counts.slice();
 
@@ -223,10 +225,10 @@ function showEnd() {
 // --- acting ----------------------------------------------------------------------
 
 function turn() {
-  if (!view || turnBtn.disabled) return;
+  if (!view || waiting || view.result || !(view.legal && view.legal.length)) return;
   if (sock.move({ type: "turn" })) {
     waiting = true;
-    turnBtn.disabled = true;
+    turnBtn.setAttribute("aria-disabled", "true");
   }
 }
 

@@ -1,0 +1,132 @@
+"""Browser tests: a real `tapete serve` and Debian's Chromium driven by Playwright.
+
+The server runs once per session on a free port with a throwaway SQLite file. Each test
+gets its own browser context from pytest-playwright, so each test is a new guest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+STARTUP_TIMEOUT = 20.0
+
+# pytest-playwright's session `base_url` fixture is an instance method, which pytest 9 warns
+# about at the first test's setup. The message is two lines with `base_url` on the second, so
+# the `.*base_url.*` filter in pyproject.toml does not match it (`.` stops at the newline),
+# and a command-line `-W error` outranks the ini filters anyway. A `filterwarnings` mark
+# outranks both, so every browser test carries this one, narrow, ignore.
+BASE_URL_WARNING = r"ignore:(?s).*'base_url' fixture:DeprecationWarning"
+
+
+def _is_browser_test(item: pytest.Item) -> bool:
+    return HERE in item.path.resolve().parents
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Playwright's sync API runs its event loop in a greenlet and leaves it registered as the
+    # thread's running loop for as long as the session-scoped `playwright` fixture lives.
+    # An `async def` test (pytest-asyncio) run after it fails with "Cannot run the event loop
+    # while another loop is running". So the browser tests go last, after every other test.
+    browser = [item for item in items if _is_browser_test(item)]
+    others = [item for item in items if not _is_browser_test(item)]
+    items[:] = others + browser
+    for item in browser:
+        item.add_marker(pytest.mark.filterwarnings(BASE_URL_WARNING))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    # A missing browser is a failure, not a skip: these tests must not pass silently.
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM!r}: install it (apt-get install -y chromium) "
+            "or set CHROMIUM_PATH",
+            pytrace=False,
+        )
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _health(url: str) -> dict[str, Any] | None:
+    try:
+        with urllib.request.urlopen(f"{url}/salud", timeout=1) as r:
+            body = json.loads(r.read().decode())
+    except (OSError, urllib.error.URLError, ValueError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`tapete serve` on a free port with a fresh database; its base URL, no trailing slash."""
+    work = tmp_path_factory.mktemp("tapete-e2e")
+    db = str(work / "tapete.db")
+    log_path = work / "server.log"
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("TAPETE_DATABASE_URL", None)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while _health(url) is None:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                output = log_path.read_text(errors="replace")
+                why = f"exited with {proc.returncode}" if proc.poll() is not None else "timed out"
+                pytest.fail(
+                    f"tapete serve {why} before answering {url}/salud:\n{output}", pytrace=False
+                )
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where tests save PNGs: artifacts/screenshots/ under the repo root (gitignored)."""
+    path = REPO / "artifacts" / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
