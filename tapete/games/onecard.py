@@ -94,6 +94,12 @@ def fmt(cs: list[int]) -> str:
     return " ".join(code(c) for c in cs)
 
 
+_CODES: Final = tuple(code(c) for c in range(54))
+"""``code`` by card, for the hot paths (which only ever see cards ``0..53``)."""
+_VOIDS: Final = tuple(tuple(SUIT_CODES[s] for s in range(4) if v >> s & 1) for v in range(16))
+"""The suit codes of each 4-bit voids mask."""
+
+
 # --- options ---------------------------------------------------------------------------
 
 
@@ -253,6 +259,10 @@ DRAW: Final = Draw()
 CALL: Final = Call()
 CATCHES: Final = [Catch(i) for i in range(4)]
 TIMEOUT: Final = Timeout()
+_CARD_MOVES: Final = tuple(
+    tuple(SEVENS[c]) if c < 52 and c % 13 == 5 else (PLAYS[c],) for c in range(54)
+)
+"""The plays of each card: a 7 once per suit."""
 
 
 def parse_move(data: JSON) -> Move:
@@ -325,16 +335,16 @@ class State:
 def new(config: Config, seed: int) -> State:
     """Shuffle, deal seven each, and turn up the first card of the stock that is not special."""
     rng = Rng.from_seed(seed)
-    deck = list(range(54 if config.jokers else 52))
-    rng.shuffle(deck)
     n = config.players
-    hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
-    stock = deck[n * HAND_SIZE :]
-    # the first discard: the first card from the top of the stock that is 2–6 or 8–10
-    for i in range(len(stock) - 1, -1, -1):
-        r = rank_of(stock[i])
-        if 2 <= r <= 10 and r != 7 and not config.special(stock[i]):
-            first = stock.pop(i)
+    while True:  # (with every house rule on, a stock of specials only is ~1e-11 likely)
+        deck = list(range(54 if config.jokers else 52))
+        rng.shuffle(deck)
+        hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
+        stock = deck[n * HAND_SIZE :]
+        # the first discard: the first card from the top of the stock that is 2–6 or 8–10
+        found = [i for i in range(len(stock) - 1, -1, -1) if _plain(config, stock[i])]
+        if found:
+            first = stock.pop(found[0])
             break
     state = State(
         config=config, hands=hands, stock=stock, discard=[first], rng=rng, suit=suit_of(first),
@@ -343,6 +353,11 @@ def new(config: Config, seed: int) -> State:
     state.turn = rng.below(n)
     state.turns = 1
     return state
+
+
+def _plain(config: Config, c: int) -> bool:
+    r = rank_of(c)
+    return 2 <= r <= 10 and r != 7 and not config.special(c)
 
 
 def _next(state: State, seat: int, steps: int = 1) -> int:
@@ -394,35 +409,61 @@ def actors(state: State) -> list[int]:
     """The player to move, plus anyone who may call or catch right now."""
     if state.result is not None:
         return []
-    out = {state.turn}
-    for seat, hand in enumerate(state.hands):
-        if not state.called[seat] and (len(hand) == 2 or seat in state.exposed):
-            out.add(seat)
-        if any(t != seat for t in state.exposed):
-            out.add(seat)
-    return sorted(out)
+    turn, called, exposed = state.turn, state.called, state.exposed
+    out = [
+        seat
+        for seat, hand in enumerate(state.hands)
+        if seat == turn
+        or (not called[seat] and (len(hand) == 2 or seat in exposed))
+        or (exposed and any(t != seat for t in exposed))
+    ]
+    if not 0 <= turn < len(state.hands):  # never in a real game
+        out = sorted({turn, *out})
+    return out
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     """Plays (by card; a 7 once per suit), then draw, then call, then catches."""
     if state.result is not None:
         return []
-    moves: list[Move] = []
+    moves: list[Move]
+    hand = state.hands[seat]
+    exposed = state.exposed
     if seat == state.turn:
-        playable = _playable(state, seat)
+        # ``_playable(state, seat)``, inlined: this is the engine's hot loop
+        top = state.discard[-1]
+        if state.attack:
+            if top >= 52:
+                playable = [c for c in hand if c >= 52]
+            else:
+                tr = top % 13
+                playable = [c for c in hand if c >= 52 or (c % 13 == tr)]
+                if state.config.three_blocks:
+                    suit = state.suit
+                    playable += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == suit]
+        elif state.suit == ANY_SUIT or top >= 52:
+            playable = list(hand)
+        else:
+            suit, tr = state.suit, top % 13
+            playable = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
+        if (
+            len(hand) == 1
+            and playable
+            and state.config.no_special_finish
+            and state.config.special(playable[0])
+        ):
+            playable = []
         if playable:
             playable.sort()
-            for c in playable:
-                if c < 52 and c % 13 == 5:
-                    moves.extend(SEVENS[c])
-                else:
-                    moves.append(PLAYS[c])
+            moves = [m for c in playable for m in _CARD_MOVES[c]]
         else:
-            moves.append(DRAW)
-    if not state.called[seat] and (len(state.hands[seat]) == 2 or seat in state.exposed):
+            moves = [DRAW]
+    else:
+        moves = []
+    if not state.called[seat] and (len(hand) == 2 or seat in exposed):
         moves.append(CALL)
-    if state.exposed:
-        for t in state.exposed:
+    if exposed:
+        for t in exposed:
             if t != seat:
                 moves.append(CATCHES[t])
     return moves
@@ -461,13 +502,30 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     hand = state.hands[seat]
     if c not in hand:
         raise IllegalMove("not_in_hand", card=card_name(c))
-    if c not in _playable(state, seat) and not (
-        len(hand) == 1 and cfg.no_special_finish and _fits(state, c)
-    ):
+    # ``fits``: ``c in _playable(state, seat)``, inlined (this is the engine's hot path)
+    top = state.discard[-1]
+    if state.attack:
+        if top >= 52:
+            fits = c >= 52
+        else:
+            fits = (
+                c >= 52
+                or c % 13 == top % 13
+                or (cfg.three_blocks and c % 13 == 1 and c // 13 == state.suit)
+            )
+    elif state.suit == ANY_SUIT or top >= 52 or c >= 52:
+        fits = True
+    else:
+        fits = c // 13 == state.suit or c % 13 == top % 13
+    if len(hand) == 1 and cfg.no_special_finish:
+        special = cfg.special(c)
+        if not (fits and not special) and not _fits(state, c):
+            raise _no_fit(state, c)
+        if special:
+            raise IllegalMove("special_finish")
+    elif not fits:
         raise _no_fit(state, c)
-    if cfg.no_special_finish and len(hand) == 1 and cfg.special(c):
-        raise IllegalMove("special_finish")
-    r = rank_of(c)
+    r = 0 if c >= 52 else c % 13 + 2  # rank_of(c)
     if r == 7 and not 0 <= move.suit < 4:
         raise IllegalMove("seven_needs_suit")
     # the move is legal: change the state
@@ -475,14 +533,14 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     state.discard.append(c)
     state.seen[r] += 1
     state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
-    s = suit_of(c)
+    s = -1 if c >= 52 else c // 13  # suit_of(c)
     if s >= 0:
         state.voids[seat] &= ~(1 << s)
     state.suit = move.suit if r == 7 else (ANY_SUIT if s < 0 else s)
-    event: Event = {"t": "play", "seat": seat, "card": code(c)}
+    event: Event = {"t": "play", "seat": seat, "card": _CODES[c] if 0 <= c < 54 else code(c)}
     if r == 7:
         event["suit"] = SUIT_CODES[move.suit]
-    value = cfg.attack_value(c)
+    value = cfg.attack_value(c) if r == 0 or r == 2 or r >= 13 else 0
     if value:
         state.attack += value
         event["attack"] = state.attack
@@ -495,28 +553,34 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     if not hand:
         _finish(state, seat, events)
         return events
-    if len(hand) > 2:
+    left = len(hand)
+    if left > 2:
         state.called[seat] = False
-    if len(hand) == 1 and not state.called[seat] and seat not in state.exposed:
+    elif left == 1 and not state.called[seat] and seat not in state.exposed:
         state.exposed.append(seat)
         events.append({"t": "window", "seat": seat})
-    # whose turn next
+    # whose turn next (``_next``, ``_pass_turn`` and ``_log`` inlined)
     n = len(state.hands)
+    direction = state.direction
     if r == 11:  # J: skip the next player (with two, you play again)
-        nxt = _next(state, seat, 2)
-        event["skips"] = _next(state, seat)
+        nxt = (seat + direction * 2) % n
+        event["skips"] = (seat + direction) % n
     elif r == 12:  # Q: reverse (with two, nothing changes)
         if n > 2:
-            state.direction = -state.direction
-        nxt = _next(state, seat)
+            state.direction = direction = -direction
+        nxt = (seat + direction) % n
     elif r == 13 and cfg.king_again:
         nxt = seat
     else:
-        nxt = _next(state, seat)
+        nxt = (seat + direction) % n
     if state.attack:
         event["target"] = nxt
-    _pass_turn(state, nxt)
-    _log(state, event)
+    state.turn = nxt
+    state.turns += 1
+    log = state.log
+    log.append(event)  # a play has no secret
+    if len(log) > 12:
+        del log[0]
     return events
 
 
@@ -546,15 +610,27 @@ def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
         event["attack"] = True
     else:
         want = 1
-        if state.suit >= 0:
-            state.voids[seat] |= 1 << state.suit
-    got = _take(state, seat, want)
+        suit = state.suit
+        if suit >= 0 and not any(c < 52 and c // 13 == suit for c in state.hands[seat]):
+            state.voids[seat] |= 1 << suit  # public: they had nothing of that suit
+    stock = state.stock
+    if want == 1 and stock:  # the usual draw, ``_take`` inlined
+        got = [stock.pop()]
+        hand = state.hands[seat]
+        hand.extend(got)
+        if len(hand) > 2:
+            state.called[seat] = False
+        if len(hand) > 1 and seat in state.exposed:
+            state.exposed.remove(seat)
+    else:
+        got = _take(state, seat, want)
     event["n"] = len(got)
-    event["secret"] = [code(c) for c in got]
+    event["secret"] = [_CODES[c] if 0 <= c < 54 else code(c) for c in got]
     if timeout:
         event["timeout"] = True
     state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
-    _pass_turn(state, _next(state, seat))
+    state.turn = (seat + state.direction) % len(state.hands)  # _pass_turn(state, _next(...))
+    state.turns += 1
     _log(state, event)
     return [event]
 
@@ -632,7 +708,10 @@ def _pass_turn(state: State, nxt: int) -> None:
 def _log(state: State, event: Event) -> None:
     """Keep the last 12 public entries (a drawn card's face is not public)."""
     log = state.log
-    log.append({k: v for k, v in event.items() if k != "secret"} if "secret" in event else event)
+    if "secret" in event:
+        event = dict(event)
+        del event["secret"]
+    log.append(event)
     if len(log) > 12:
         del log[0]
 
@@ -660,12 +739,13 @@ def view(state: State, seat: int | None) -> JSON:
     """Your hand; the others' counts; the discard's top, the stock's size; never the
     order of the stock nor another hand."""
     top = state.discard[-1]
-    hand = sorted(state.hands[seat], key=_sort_key) if seat is not None else None
+    # sorted by suit, then rank, jokers last: ``key=_sort_key``, which is the cards' own order
+    hand = sorted(state.hands[seat]) if seat is not None else None
     return {
         "game": NAME,
         "config": config_json(state.config),
         "seat": seat,
-        "hand": [code(c) for c in hand] if hand is not None else None,
+        "hand": [_CODES[c] if 0 <= c < 54 else code(c) for c in hand] if hand is not None else None,
         "counts": [len(h) for h in state.hands],
         "top": code(top),
         "discard": len(state.discard),
@@ -679,7 +759,7 @@ def view(state: State, seat: int | None) -> JSON:
         "called": list(state.called),
         "exposed": list(state.exposed),
         "timeouts": list(state.timeouts),
-        "voids": [[SUIT_CODES[s] for s in range(4) if v >> s & 1] for v in state.voids],
+        "voids": [list(_VOIDS[v & 15]) for v in state.voids],
         "seen": {"K": state.seen[13], "A": state.seen[14], "2": state.seen[2],
                  "JK": state.seen[0]},
         "log": list(state.log),
@@ -733,7 +813,9 @@ def load(data: JSON) -> State:
         top_suit = suit_of(discard[-1])
         suit_value = ANY_SUIT if top_suit < 0 else top_suit
     else:
-        suit_value = ANY_SUIT if suit == "*" else SUIT_CODES.index(suit)
+        if suit != "*" and (not isinstance(suit, str) or suit.upper() not in SUIT_CODES):
+            raise IllegalMove("bad_move", detail=f"palo «{suit}»")
+        suit_value = ANY_SUIT if suit == "*" else SUIT_CODES.index(suit.upper())
     stock = data.get("stock", "")
     return State(
         config=config,

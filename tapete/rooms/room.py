@@ -121,6 +121,7 @@ class Room:
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._pending_bots: set[int] = set()
+        self._standins: set[int] = set()
         self._clocks: dict[tuple[str, int, Any], tuple[asyncio.TimerHandle, float]] = {}
         self.idle = asyncio.Event()
 
@@ -268,6 +269,7 @@ class Room:
         seat = self.seat_of(sub.guest)
         if seat is None:
             return error("spectator", sub.lang)
+        self._standins.discard(seat)  # the player is back
         if self.finished:
             return error("game_over", sub.lang)
         if seat not in self.game.actors(self.state):
@@ -326,13 +328,14 @@ class Room:
     # bots and absent players
 
     def _bot_seats(self) -> list[int]:
-        """Bot seats, and human seats a bot plays after too many timeouts in a row."""
+        """Bot seats, and human seats a bot stands in for: after ``takeover_after`` timeouts in
+        a row, until that player sends a move of their own."""
         out = [i for i, s in enumerate(self.record.seats) if s.get("kind") == "bot"]
         timeouts = self.game.view(self.state, None).get("timeouts")
         if isinstance(timeouts, list):
             limit = self.settings.takeover_after
-            out += [i for i, n in enumerate(timeouts) if n >= limit and i not in out]
-        return out
+            self._standins.update(i for i, n in enumerate(timeouts) if n >= limit)
+        return out + sorted(self._standins - set(out))
 
     def _schedule_bots(self) -> None:
         if self.finished:
