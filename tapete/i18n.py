@@ -211,8 +211,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "onecard.log.skip": {"es": ": {name} pierde el turno", "en": ": {name} is skipped"},
     "onecard.log.reverse": {"es": ": cambia el sentido", "en": ": direction reversed"},
     "onecard.log.blocked": {"es": ": ¡ataque parado!", "en": ": attack stopped!"},
-    "onecard.log.draw": {"es": "{name} roba {n}", "en": "{name} draws {n}"},
-    "onecard.log.draw_you": {"es": "Robas {n}", "en": "You draw {n}"},
+    "onecard.log.draw": {"es": "{name} roba {cards}", "en": "{name} draws {cards}"},
+    "onecard.log.draw_you": {"es": "Robas {cards}", "en": "You draw {cards}"},
     "onecard.log.draw_attack": {
         "es": "{name} se come el ataque: roba {n}",
         "en": "{name} takes the attack: draws {n}",

@@ -26,6 +26,7 @@ let waiting = false;
 let focusIndex = 0;
 let pendingSeven = null;  // the 7 waiting for its suit
 let lastTop = null;
+let drawn = new Set();    // cards just drawn, to show them arriving
 
 const nameOf = (seat) => (seats[seat] ? (seats[seat].you ? tr("ui.you") : seats[seat].name) : `#${seat + 1}`);
 const cardsLabel = (n) => (n === 1 ? tr("onecard.card1") : tr("onecard.cards", { n }));
@@ -34,7 +35,7 @@ const plays = () => legal().filter((m) => m.type === "play");
 const canDraw = () => legal().some((m) => m.type === "draw");
 const canCall = () => legal().some((m) => m.type === "call");
 const catchable = (seat) => legal().some((m) => m.type === "catch" && m.target === seat);
-const theCard = (code) => `${/^[AQ]|^[JK]$/.test(code) ? "la" : "el"} ${cardName(code)}`;
+const theCard = (code) => `${/^[QJ][HDCS]$/.test(code) ? "la" : "el"} ${cardName(code)}`;
 
 // --- rendering ---------------------------------------------------------------------
 
@@ -156,7 +157,7 @@ function describe(e) {
   }
   if (e.t === "draw") {
     const key = e.attack ? (you ? "onecard.log.draw_attack_you" : "onecard.log.draw_attack") : (you ? "onecard.log.draw_you" : "onecard.log.draw");
-    return tr(key, { name: nameOf(e.seat), n: e.n }) + (e.timeout ? tr("onecard.log.timeout") : "");
+    return tr(key, { name: nameOf(e.seat), n: e.n, cards: cardsLabel(e.n) }) + (e.timeout ? tr("onecard.log.timeout") : "");
   }
   if (e.t === "call") return tr("onecard.log.call", { name: nameOf(e.seat) });
   if (e.t === "caught") return tr("onecard.log.caught", { by: nameOf(e.by), name: e.seat === mySeat ? tr("ui.you_inline") : nameOf(e.seat), n: e.n });
@@ -178,7 +179,7 @@ function renderHand() {
   const myTurn = view.turn === mySeat && !view.result;
   handEl.replaceChildren(...view.hand.map((code, i) => {
     const ok = myTurn && playable.has(code);
-    const el = cardEl(code, ok ? "playable" : (myTurn ? "dim" : ""));
+    const el = cardEl(code, `${ok ? "playable" : (myTurn ? "dim" : "")}${drawn.has(code) ? " drawn" : ""}`);
     el.setAttribute("role", "option");
     el.setAttribute("aria-disabled", ok ? "false" : "true");
     el.tabIndex = i === focusIndex ? 0 : -1;
@@ -312,6 +313,9 @@ const sock = new GameSocket(root.dataset.game, {
     } else if (msg.type === "update" || msg.type === "sync") {
       view = msg.view;
       if (msg.type === "sync" || msg.seat === mySeat) waiting = false;
+      const mine = (msg.events || []).filter((e) => e.secret && e.seat === mySeat);
+      if (mine.length) drawn = new Set(mine.flatMap((e) => e.secret));
+      else if (msg.seat === mySeat) drawn = new Set();
     } else if (msg.type === "error") {
       waiting = false;
       if (msg.sync) view = msg.sync.view;
