@@ -157,6 +157,91 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "guerra.log.line": {"es": "{who} → {winner} (+{cards})", "en": "{who} → {winner} (+{cards})"},
     "guerra.log.nobody": {"es": "nadie", "en": "nobody"},
     "guerra.ready": {"es": "Preparado para el duelo {n}.", "en": "Ready for duel {n}."},
+    # Rummy de fichas, the table
+    "rummy.players": {"es": "Jugadores", "en": "Players"},
+    "rummy.table": {"es": "La mesa", "en": "The table"},
+    "rummy.rack": {"es": "Tu atril", "en": "Your rack"},
+    "rummy.log": {"es": "Últimas jugadas", "en": "Last moves"},
+    "rummy.sort_number": {"es": "Ordenar por número", "en": "Sort by number"},
+    "rummy.sort_colour": {"es": "Ordenar por color", "en": "Sort by colour"},
+    "rummy.undo": {"es": "Deshacer", "en": "Undo"},
+    "rummy.hint": {"es": "Pista", "en": "Hint"},
+    "rummy.no_hint": {
+        "es": "No hay jugada: roba (o pasa).",
+        "en": "No play: draw (or pass).",
+    },
+    "rummy.draw": {"es": "Robar", "en": "Draw"},
+    "rummy.pass": {"es": "Pasar", "en": "Pass"},
+    "rummy.done": {"es": "Terminar turno", "en": "End turn"},
+    "rummy.keys": {
+        "es": "Arrastra las fichas, o tócalas para elegirlas y toca dónde ponerlas "
+        "(+ al final de una combinación, «Nueva combinación», o tu atril). "
+        "Con teclado: Tab, Intro para elegir y colocar, R para devolver al atril, Esc para soltar.",
+        "en": "Drag tiles, or tap one to pick it and tap where it goes "
+        "(+ at the end of a set, «New set», or your rack). "
+        "Keyboard: Tab, Enter to pick and place, R back to the rack, Esc to drop.",
+    },
+    "rummy.your_turn": {"es": "Te toca", "en": "Your turn"},
+    "rummy.turn_of": {"es": "Turno de {name}", "en": "{name}'s turn"},
+    "rummy.match_over": {"es": "Partida terminada", "en": "Match over"},
+    "rummy.hand_of": {"es": "Mano {n} de {of}", "en": "Hand {n} of {of}"},
+    "rummy.pool": {"es": "Pozo: {n}", "en": "Pool: {n}"},
+    "rummy.melded": {"es": "ha bajado", "en": "melded"},
+    "rummy.tiles_n": {"es": "{n} fichas", "en": "{n} tiles"},
+    "rummy.one_tile": {"es": "1 ficha", "en": "1 tile"},
+    "rummy.points": {"es": "{n} ptos.", "en": "{n} pts"},
+    "rummy.joker": {"es": "comodín", "en": "joker"},
+    "rummy.joker_short": {"es": "COMODÍN", "en": "JOKER"},
+    "rummy.picked": {"es": "elegida", "en": "picked"},
+    "rummy.set_n": {"es": "Combinación {n}", "en": "Set {n}"},
+    "rummy.set_value": {"es": "Vale {n} puntos", "en": "Worth {n} points"},
+    "rummy.place_end": {
+        "es": "Poner la ficha elegida al final de la combinación {n}",
+        "en": "Put the picked tile at the end of set {n}",
+    },
+    "rummy.new_set": {"es": "+ Nueva combinación", "en": "+ New set"},
+    "rummy.empty_table": {
+        "es": "La mesa está vacía: la primera bajada necesita 30 puntos.",
+        "en": "The table is empty: the first meld needs 30 points.",
+    },
+    "rummy.no_back": {
+        "es": "Esa ficha ya estaba en la mesa: no puede volver a tu atril.",
+        "en": "That tile was on the table: it can't go back to your rack.",
+    },
+    "rummy.meld_progress": {"es": "Bajada: {n} / 30", "en": "Meld: {n} / 30"},
+    "rummy.wait": {"es": "Espera tu turno.", "en": "Wait for your turn."},
+    "rummy.ready": {
+        "es": "Todo correcto: pulsa «Terminar turno».",
+        "en": "All good: press «End turn».",
+    },
+    "rummy.where": {
+        "es": "¿Dónde la pones? Toca una combinación, «Nueva combinación» o tu atril.",
+        "en": "Where does it go? Tap a set, «New set» or your rack.",
+    },
+    "rummy.how": {
+        "es": "Coloca fichas en la mesa (puedes reorganizarla) o roba.",
+        "en": "Put tiles on the table (you may rearrange it) or draw.",
+    },
+    "rummy.how_meld": {
+        "es": "Tu bajada inicial: combinaciones nuevas de tu atril que sumen 30 o más. O roba.",
+        "en": "Your initial meld: new sets from your rack worth 30 or more. Or draw.",
+    },
+    "rummy.log.play": {"es": "{name} pone {tiles}", "en": "{name} lays {tiles}"},
+    "rummy.log.play_you": {"es": "Pones {tiles}", "en": "You lay {tiles}"},
+    "rummy.log.meld": {"es": "(bajada de {n})", "en": "(a {n}-point meld)"},
+    "rummy.log.draw": {"es": "{name} roba", "en": "{name} draws"},
+    "rummy.log.draw_you": {"es": "Robas", "en": "You draw"},
+    "rummy.log.pass": {"es": "{name} pasa", "en": "{name} passes"},
+    "rummy.hand_over": {"es": "Fin de la mano {n}", "en": "End of hand {n}"},
+    "rummy.next_hand": {"es": "Siguiente mano", "en": "Next hand"},
+    "rummy.match_won": {"es": "¡Has ganado la partida!", "en": "You won the match!"},
+    "rummy.match_winner": {"es": "Gana {name}", "en": "{name} wins"},
+    "rummy.blocked": {
+        "es": "El pozo se agotó y todos pasaron: gana quien tiene menos puntos ({name}).",
+        "en": "The pool ran out and everyone passed: fewest points wins ({name}).",
+    },
+    "rummy.emptied": {"es": "{name} se quedó sin fichas.", "en": "{name} emptied the rack."},
+    "rummy.delta": {"es": "{name}: {d} (total {total})", "en": "{name}: {d} (total {total})"},
     # One Card, the table
     "onecard.table": {"es": "Mesa de One Card", "en": "One Card table"},
     "onecard.log": {"es": "Últimas jugadas", "en": "Last moves"},
@@ -265,6 +350,15 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "There is nobody to catch.",
     },
     "error.no_window": {"es": "No hay plazo abierto.", "en": "No window is open."},
+    # Rummy, errors (the play's own checks carry their own sentences)
+    "error.pool_empty": {
+        "es": "El pozo está vacío: no se puede robar; pasa.",
+        "en": "The pool is empty: you can't draw; pass.",
+    },
+    "error.must_draw": {
+        "es": "Aún quedan fichas en el pozo: roba en vez de pasar.",
+        "en": "The pool still has tiles: draw instead of passing.",
+    },
     # La guerra, errors
     "guerra.won": {"es": "{name} gana {cards} cartas.", "en": "{name} wins {cards} cards."},
     "guerra.no_cards": {

@@ -11,9 +11,12 @@ from tapete.games import IllegalMove
 from tapete.rooms.room import Room, Settings
 from tapete.store import GameRecord, Store
 
-BOT_NAMES = {"onecard": ("Ana", "Luis", "Marta")}
+BOT_NAMES = {"onecard": ("Ana", "Luis", "Marta"), "rummy": ("Sofía", "Pablo", "Lucía")}
 """Bots with names; elsewhere the computer is "Ordenador", as the seeds call it."""
-LEVELS = {"onecard": ("facil", "normal", "dificil")}
+LEVELS = {
+    "onecard": ("facil", "normal", "dificil"),
+    "rummy": ("principiante", "normal", "experto"),
+}
 
 
 def practice_seats(
@@ -62,10 +65,8 @@ class Rooms:
     ) -> Room:
         """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
         game = games.get(kind)
-        if position is not None:
-            config = dict(position.get("config", config))
-            config.setdefault("players", len(position.get("hands", position.get("piles", []))))
-        parsed = game.parse_config(config)
+        start = game.load(position) if position is not None else None
+        parsed = start.config if start is not None else game.parse_config(config)
         if level not in LEVELS.get(kind, ("normal",)):
             raise IllegalMove("bad_config", detail=f"nivel «{level}»")
         seats = practice_seats(kind, game.seats(parsed), guest, level)
@@ -75,7 +76,7 @@ class Rooms:
             seed if seed is not None else secrets.randbits(62),
             seats,
             owner=guest,
-            position=game.dump(game.load(position)) if position is not None else None,
+            position=game.dump(start) if start is not None else None,
         )
         return await self._open(record)
 

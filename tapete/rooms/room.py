@@ -232,6 +232,24 @@ class Room:
             for (kind, seat, _), (_, deadline) in self._clocks.items()
         ]
 
+    def check_draft(self, guest: str | None, table: Any, lang: str = "es") -> Message:
+        """Report on a draft (Rummy) without changing anything: read-only, answered at once."""
+        check = getattr(self.game, "check", None)
+        seat = self.seat_of(guest)
+        if check is None:
+            return error("unknown_type", lang, type="check")
+        if seat is None:
+            return error("spectator", lang)
+        try:
+            layout = self.game.parse_layout(table)  # type: ignore[attr-defined]
+        except IllegalMove as exc:
+            return error(exc.code, lang, exc.localized(lang))
+        return {
+            "type": "checked",
+            "version": self.version,
+            "report": check(self.state, seat, layout),
+        }
+
     # moves
 
     async def submit(

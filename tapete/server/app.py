@@ -292,6 +292,12 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             if reply is not None:
                 reply["ref"] = ref
             return reply
+        if kind == "check":
+            if joined is None:
+                return error("not_joined", lang)
+            reply = joined[0].check_draft(guest, msg.get("table"), lang)
+            reply["ref"] = ref
+            return reply
         if kind == "sync":
             if joined is None:
                 return error("not_joined", lang)

@@ -32,9 +32,9 @@ GAMES: dict[str, dict[str, Any]] = {
         "icon": '<span class="ic-tile">12</span><span class="ic-tile blue">13</span>',
         "line": "Series y escaleras de fichas, comodines y una mesa que se puede reordenar. "
         "Abre con 30 puntos.",
-        "who": "De 2 a 4 jugadores, a 1, 3 o 5 manos",
-        "playable": False,
-        "play_url": None,
+        "who": "De 2 a 4 jugadores, a 1, 3 o 5 manos, contra bots de tres niveles",
+        "playable": True,
+        "play_url": "/rummy",
     },
     "peaje": {
         "key": "peaje",
@@ -95,8 +95,15 @@ def _number(value: Any, default: int) -> Any:
 
 FormReader = Callable[[Mapping[str, Any]], tuple[dict[str, Any], str]]
 
+
+def rummy_form_config(form: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    config = {"players": _number(form.get("players"), 2), "hands": _number(form.get("hands"), 1)}
+    return config, str(form.get("level") or "normal")
+
+
 FORMS: dict[str, FormReader] = {
     "guerra": lambda form: (guerra_form_config(form), "normal"),
     "onecard": onecard_form_config,
+    "rummy": rummy_form_config,
 }
 """The playable games' setup forms: form → (config, bots' level)."""

@@ -336,11 +336,11 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         return _play(state, seat, move.table, report)
     if isinstance(move, Draw):
         if not state.pool:
-            raise IllegalMove("pool_empty")
+            raise IllegalMove("pool_empty", "El pozo está vacío: si no juegas, pasas.")
         return _draw(state, seat, timeout=False)
     if isinstance(move, Pass):
         if state.pool:
-            raise IllegalMove("must_draw")
+            raise IllegalMove("must_draw", "Aún quedan fichas en el pozo: juega o roba una.")
         return _pass(state, seat, timeout=False)
     if isinstance(move, Timeout):
         return _draw(state, seat, timeout=True) if state.pool else _pass(state, seat, timeout=True)
@@ -536,7 +536,7 @@ def load(data: JSON) -> State:
         passes=int(data.get("passes", 0)),
         turns=int(data.get("turns", 1)),
         hand=int(data.get("hand", 1)),
-        starter=int(data.get("starter") or data.get("turn") or 0),
+        starter=int(data["starter"] if data.get("starter") is not None else data.get("turn", 0)),
         scores=list(data.get("scores", [0] * n)),
         last_hand=data.get("last_hand"),
         log=list(data.get("log", [])),

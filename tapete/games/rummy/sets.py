@@ -45,6 +45,8 @@ def analyze(ts: list[int] | tuple[int, ...]) -> SetInfo:
     numbered = [t for t in ts if t < 52]
     if n < 3:
         return _bad("", "too_short", f"«{fmt(list(ts))}»: una combinación necesita 3 fichas o más.")
+    if not numbered:
+        return _bad("", "mixed", f"«{fmt(list(ts))}» no es ni un grupo ni una escalera.")
     if len(numbered) >= 2 and len({t % 13 for t in numbered}) == 1:
         return _group(ts, numbered)
     return _run(ts, numbered)

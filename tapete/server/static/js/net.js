@@ -40,6 +40,12 @@ export class GameSocket {
 
   get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
 
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
   move(move) {
     if (!this.open) return false;
     this.ref += 1;
