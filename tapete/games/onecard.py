@@ -342,9 +342,9 @@ def new(config: Config, seed: int) -> State:
         hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
         stock = deck[n * HAND_SIZE :]
         # the first discard: the first card from the top of the stock that is 2–6 or 8–10
-        found = [i for i in range(len(stock) - 1, -1, -1) if _plain(config, stock[i])]
-        if found:
-            first = stock.pop(found[0])
+        found = next((i for i in range(len(stock) - 1, -1, -1) if _plain(config, stock[i])), -1)
+        if found >= 0:
+            first = stock.pop(found)
             break
     state = State(
         config=config, hands=hands, stock=stock, discard=[first], rng=rng, suit=suit_of(first),
@@ -611,7 +611,9 @@ def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     else:
         want = 1
         suit = state.suit
-        if suit >= 0 and not any(c < 52 and c // 13 == suit for c in state.hands[seat]):
+        hand = state.hands[seat]
+        # (nothing fits, so a hand of two or more cards has none of the suit: no need to look)
+        if suit >= 0 and (len(hand) > 1 or not any(c < 52 and c // 13 == suit for c in hand)):
             state.voids[seat] |= 1 << suit  # public: they had nothing of that suit
     stock = state.stock
     if want == 1 and stock:  # the usual draw, ``_take`` inlined
