@@ -350,6 +350,15 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "There is nobody to catch.",
     },
     "error.no_window": {"es": "No hay plazo abierto.", "en": "No window is open."},
+    # El Peaje, errors
+    "error.wrong_step": {
+        "es": "Ahora no toca eso: primero hay que {step}.",
+        "en": "Not now: first {step}.",
+    },
+    "error.bad_answer": {
+        "es": "Esa respuesta no vale para esta pregunta.",
+        "en": "That answer doesn't fit this question.",
+    },
     # Rummy, errors (the play's own checks carry their own sentences)
     "error.pool_empty": {
         "es": "El pozo está vacío: no se puede robar; pasa.",

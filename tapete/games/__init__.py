@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tapete.games import guerra, onecard, rummy
+from tapete.games import guerra, onecard, peaje, rummy
 from tapete.games.protocol import Event, Game, IllegalMove
 
-GAMES: dict[str, Game] = {"guerra": guerra, "onecard": onecard, "rummy": rummy}
+GAMES: dict[str, Game] = {"guerra": guerra, "onecard": onecard, "rummy": rummy, "peaje": peaje}
 """The playable games by name. A new game adds its module here."""
 
 

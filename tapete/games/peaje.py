@@ -1,0 +1,635 @@
+"""El Peaje: a route of predictions over a French deck, with tolls. The rules, pure.
+
+The route has numbered positions (questions) and tolls between some of them. Position 0
+holds the initial card; the reference of position k is the card standing on k−1. A hit
+puts the revealed card on the position and advances; a miss removes the revealed card,
+counts, and steps back one position, taking away the card that stood there. Crossing a
+toll, either way, stops the game until the toll is confirmed.
+
+The whole game is played on one device, so there is one seat (0); the players are names
+in the config and the state knows whose turn it is.
+
+>>> s = load({"deck": "6D 10C", "cards": ["6H"], "config": {"difficulty": "media"}})
+>>> [str(m) for m in legal_moves(s, 0)]
+['answer/mayor', 'answer/menor']
+>>> [e["t"] for e in apply(s, 0, Answer("mayor"))]
+['reveal', 'hit']
+>>> s.routes[0].pos, [str(c) for c in s.routes[0].cards]
+(2, ['6♥', '10♣'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from tapete.cards import Card, format_cards, full_deck, parse_cards
+from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.rng import Rng
+
+NAME: Final = "peaje"
+BOTS_FOLLOW: Final = False
+CLOCK_MOVES: Final = frozenset[str]()
+
+QUESTIONS: Final = {
+    "mayor_menor": ("mayor", "menor"),
+    "redonda_picuda": ("redonda", "picuda"),
+    "roja_negra": ("roja", "negra"),
+    "palo": ("corazones", "diamantes", "treboles", "picas"),
+}
+TOLL: Final = "PEAJE"
+ROUTES: Final = {
+    "facil": ("mayor_menor", TOLL, "roja_negra", "palo"),
+    "media": ("mayor_menor", "redonda_picuda", TOLL, "roja_negra", "palo"),
+    "dificil": ("mayor_menor", "redonda_picuda", TOLL, "roja_negra", TOLL, "palo"),
+}
+VARIANTS: Final = {
+    "solitario": (1, 1),
+    "dos": (2, 2),
+    "rapidos": (2, 4),
+    "cooperativo": (2, 8),
+    "patata": (2, 12),
+}
+"""Each variant with its fewest and most players."""
+COOP_MISSES: Final = 6
+STYLES: Final = ("clasico", "cuatro_colores", "alto_contraste")
+TOLL_SUGGESTIONS: Final = ("un punto", "un vaso de agua", "una pregunta", "un reto breve")
+STEP_NAMES: Final = {
+    "answer": "responder la pregunta",
+    "reveal": "revelar la carta",
+    "mark": "marcar acierto o fallo",
+    "miss": "confirmar el fallo",
+    "toll": "confirmar el peaje",
+    "over": "empezar otra partida",
+}
+SUIT_ANSWER: Final = {"H": "corazones", "D": "diamantes", "C": "treboles", "S": "picas"}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    variant: str = "solitario"
+    difficulty: str = "facil"
+    players: tuple[str, ...] = ("",)
+    toll: str = "un punto"
+    style: str = "clasico"
+
+    @property
+    def route(self) -> tuple[str, ...]:
+        return ROUTES[self.difficulty]
+
+    @property
+    def questions(self) -> list[str]:
+        """The route's questions, position 1 first."""
+        return [q for q in self.route if q != TOLL]
+
+    @property
+    def tolls_after(self) -> frozenset[int]:
+        """Positions p with a toll between p and p+1."""
+        out, pos = set(), 0
+        for step in self.route:
+            if step == TOLL:
+                out.add(pos)
+            else:
+                pos += 1
+        return frozenset(out)
+
+
+def parse_config(data: JSON) -> Config:
+    if not isinstance(data, dict):
+        raise IllegalMove("bad_config", detail="config")
+    extra = set(data) - {"variant", "difficulty", "players", "toll", "style"}
+    if extra:
+        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
+    variant = data.get("variant", "solitario")
+    if variant not in VARIANTS:
+        raise IllegalMove("bad_config", detail="variante")
+    difficulty = data.get("difficulty", "facil")
+    if difficulty not in ROUTES:
+        raise IllegalMove("bad_config", detail="dificultad (facil, media, dificil)")
+    low, high = VARIANTS[variant]
+    players = data.get("players", [""] * low)
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [""] * players
+    if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
+        raise IllegalMove("bad_config", detail="jugadores")
+    if not low <= len(players) <= high:
+        raise IllegalMove("bad_config", detail=f"jugadores ({low}–{high} en esta variante)")
+    names = tuple(p.strip()[:24] for p in players)
+    toll = data.get("toll", "un punto")
+    if not isinstance(toll, str) or not toll.strip() or len(toll) > 80:
+        raise IllegalMove("bad_config", detail="el peaje (un texto de 1 a 80 letras)")
+    style = data.get("style", "clasico")
+    if style not in STYLES:
+        raise IllegalMove("bad_config", detail="estilo de cartas")
+    return Config(variant, difficulty, names, toll.strip(), style)
+
+
+def config_json(config: Config) -> JSON:
+    return {
+        "variant": config.variant, "difficulty": config.difficulty,
+        "players": list(config.players), "toll": config.toll, "style": config.style,
+    }  # fmt: skip
+
+
+def seats(config: Config) -> int:
+    return 1
+
+
+# --- moves -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Answer the current question; the app reveals the next card and checks it."""
+
+    choice: str
+
+    def to_json(self) -> JSON:
+        return {"type": "answer", "choice": self.choice}
+
+    def __str__(self) -> str:
+        return f"answer/{self.choice}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Dos jugadores: the validator turns the next card (the answer was said aloud)."""
+
+    def to_json(self) -> JSON:
+        return {"type": "reveal"}
+
+    def __str__(self) -> str:
+        return "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Dos jugadores: the validator marks the answer right or wrong; the mark counts."""
+
+    hit: bool
+
+    def to_json(self) -> JSON:
+        return {"type": "mark", "hit": self.hit}
+
+    def __str__(self) -> str:
+        return f"mark/{'hit' if self.hit else 'miss'}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmMiss:
+    def to_json(self) -> JSON:
+        return {"type": "confirm_miss"}
+
+    def __str__(self) -> str:
+        return "confirm_miss"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmToll:
+    def to_json(self) -> JSON:
+        return {"type": "confirm_toll"}
+
+    def __str__(self) -> str:
+        return "confirm_toll"
+
+
+Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll
+REVEAL: Final = Reveal()
+CONFIRM_MISS: Final = ConfirmMiss()
+CONFIRM_TOLL: Final = ConfirmToll()
+
+
+def parse_move(data: JSON) -> Move:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise IllegalMove("bad_move", detail="falta «type»")
+    kind, keys = data["type"], set(data) - {"type"}
+    if kind == "answer":
+        choice = data.get("choice")
+        if keys != {"choice"} or not isinstance(choice, str):
+            raise IllegalMove("bad_move", detail="answer necesita «choice»")
+        return Answer(choice)
+    if kind == "mark":
+        if keys != {"hit"} or not isinstance(data.get("hit"), bool):
+            raise IllegalMove("bad_move", detail="mark necesita «hit»")
+        return Mark(data["hit"])
+    simple: dict[str, Move] = {"reveal": REVEAL, "confirm_miss": CONFIRM_MISS,
+                               "confirm_toll": CONFIRM_TOLL}  # fmt: skip
+    if kind in simple:
+        if keys:
+            raise IllegalMove("bad_move", detail="campos de más")
+        return simple[kind]
+    raise IllegalMove("unknown_move")
+
+
+# --- state -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Route:
+    """One player's (or the group's) route: its deck, the cards earned, where it stands."""
+
+    deck: list[Card]
+    """The next card revealed is the end of the list."""
+    cards: list[Card]
+    """cards[0] is the initial card; cards[k] the card earned on position k."""
+    misses: int = 0
+    tolls: int = 0
+    revealed: list[Card] = field(default_factory=list)
+    """Every card turned on this route, in order (hits and misses)."""
+    out: bool = False
+    done: bool = False
+
+    @property
+    def pos(self) -> int:
+        """The position whose question is asked now (1-based)."""
+        return len(self.cards)
+
+
+@dataclass(slots=True)
+class State:
+    config: Config
+    routes: list[Route]
+    rng: Rng
+    current: int = 0
+    """The player whose turn it is (an index into config.players)."""
+    phase: str = "answer"
+    """answer | mark (dos jugadores) | miss (confirm it) | toll (confirm it) | over"""
+    last: JSON | None = None
+    """The last reveal: the card, the question, the answer, hit or miss."""
+    toll: JSON | None = None
+    """The toll to confirm: its direction and, in La patata, who pays."""
+    after_toll: str = "answer"
+    turns: int = 0
+    result: JSON | None = None
+
+
+def new(config: Config, seed: int) -> State:
+    """Shuffle a deck for the route (one per player in turnos rápidos) and turn the first
+    card up."""
+    rng = Rng.from_seed(seed)
+    n = len(config.players) if config.variant == "rapidos" else 1
+    routes = []
+    for _ in range(n):
+        deck = rng.shuffled(full_deck())
+        first = deck.pop()
+        routes.append(Route(deck=deck, cards=[first]))
+    return State(config=config, routes=routes, rng=rng, phase=_ask(config))
+
+
+def _ask(config: Config) -> str:
+    return "reveal" if config.variant == "dos" else "answer"
+
+
+def route_of(state: State) -> Route:
+    return state.routes[state.current if state.config.variant == "rapidos" else 0]
+
+
+def question(state: State) -> str:
+    return state.config.questions[route_of(state).pos - 1]
+
+
+def actors(state: State) -> list[int]:
+    return [] if state.result is not None else [0]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state.result is not None or seat != 0:
+        return []
+    if state.phase == "answer":
+        return [Answer(c) for c in QUESTIONS[question(state)]]
+    if state.phase == "reveal":
+        return [REVEAL]
+    if state.phase == "mark":
+        return [Mark(True), Mark(False)]
+    if state.phase == "miss":
+        return [CONFIRM_MISS]
+    if state.phase == "toll":
+        return [CONFIRM_TOLL]
+    return []
+
+
+def right(q: str, reference: Card, card: Card) -> set[str]:
+    """The answers ``card`` makes right for question ``q`` (none for a tie in mayor o menor).
+
+    >>> sorted(right("mayor_menor", Card.parse("6H"), Card.parse("6D")))
+    []
+    """
+    if q == "mayor_menor":
+        if card.rank > reference.rank:
+            return {"mayor"}
+        return {"menor"} if card.rank < reference.rank else set()
+    if q == "redonda_picuda":
+        return {"redonda" if card.round else "picuda"}
+    if q == "roja_negra":
+        return {"roja" if card.red else "negra"}
+    return {SUIT_ANSWER[card.suit]}
+
+
+def apply(state: State, seat: int, move: Move) -> list[Event]:
+    if state.result is not None:
+        raise IllegalMove("game_over")
+    if seat != 0:
+        raise IllegalMove("not_your_turn")
+    if isinstance(move, Answer):
+        if state.phase != "answer":
+            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+        q = question(state)
+        if move.choice not in QUESTIONS[q]:
+            raise IllegalMove("bad_answer", question=q)
+        return _reveal(state, answer=move.choice)
+    if isinstance(move, Reveal):
+        if state.phase != "reveal":
+            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+        return _reveal(state, answer=None)
+    if isinstance(move, Mark):
+        if state.phase != "mark":
+            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+        assert state.last is not None
+        state.last["hit"] = move.hit
+        events: list[Event] = [{"t": "mark", "hit": move.hit}]
+        _settle(state, move.hit, events)
+        return events
+    if isinstance(move, ConfirmMiss):
+        if state.phase != "miss":
+            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+        return _step_back(state)
+    if isinstance(move, ConfirmToll):
+        if state.phase != "toll":
+            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+        route_of(state).tolls += 1
+        events = [{"t": "toll_paid", "player": state.current, **(state.toll or {})}]
+        state.toll = None
+        nxt = state.after_toll
+        if nxt == "next":
+            _next_player(state, events)
+        else:
+            state.phase = _ask(state.config)
+        return events
+    raise IllegalMove("unknown_move")
+
+
+def _reveal(state: State, answer: str | None) -> list[Event]:
+    route = route_of(state)
+    q = question(state)
+    if not route.deck:  # asking for a card from an empty deck ends that route
+        return _deck_empty(state)
+    card = route.deck.pop()
+    route.revealed.append(card)
+    reference = route.cards[-1]
+    ok = right(q, reference, card)
+    state.last = {
+        "player": state.current, "question": q, "reference": str(reference), "card": str(card),
+        "answer": answer, "right": sorted(ok), "pos": route.pos,
+        "hit": (answer in ok) if answer is not None else None,
+    }  # fmt: skip
+    events: list[Event] = [{"t": "reveal", **state.last}]
+    if answer is None:
+        state.phase = "mark"
+        return events
+    _settle(state, answer in ok, events)
+    return events
+
+
+def _settle(state: State, hit: bool, events: list[Event]) -> None:
+    """After a reveal is judged: a hit advances (maybe over a toll); a miss waits to be
+    confirmed."""
+    route = route_of(state)
+    assert state.last is not None
+    card = Card.parse(state.last["card"])
+    if not hit:
+        route.misses += 1
+        events.append({"t": "miss", "misses": route.misses})
+        state.phase = "miss"
+        return
+    pos = route.pos
+    route.cards.append(card)
+    events.append({"t": "hit", "pos": pos})
+    if pos == len(state.config.questions):
+        route.done = True
+        _finish(state, state.current, "route", events)
+        return
+    after = "answer" if state.config.variant in ("solitario", "dos", "rapidos") else "next"
+    if pos in state.config.tolls_after:
+        _open_toll(state, "forward", after, events)
+    elif after == "next":
+        _next_player(state, events)
+    else:
+        state.phase = _ask(state.config)
+
+
+def _step_back(state: State) -> list[Event]:
+    route = route_of(state)
+    events: list[Event] = [{"t": "miss_confirmed", "misses": route.misses}]
+    if state.config.variant == "cooperativo" and route.misses >= COOP_MISSES:
+        _finish(state, None, "misses", events)
+        return events
+    pos = route.pos
+    crossed = False
+    if pos > 1:
+        route.cards.pop()  # the card on pos-1 must be earned again
+        crossed = (pos - 1) in state.config.tolls_after
+        events.append({"t": "back", "pos": pos - 1})
+    after = "answer" if state.config.variant in ("solitario", "dos") else "next"
+    if crossed:
+        _open_toll(state, "back", after, events)
+    elif after == "next":
+        _next_player(state, events)
+    else:
+        state.phase = _ask(state.config)
+    return events
+
+
+def _open_toll(state: State, direction: str, after: str, events: list[Event]) -> None:
+    toll: JSON = {"direction": direction}
+    if state.config.variant == "patata":
+        toll["payer"] = state.rng.below(len(state.config.players)) + 1
+    state.toll = toll
+    state.after_toll = after
+    state.phase = "toll"
+    events.append({"t": "toll", **toll})
+
+
+def _next_player(state: State, events: list[Event]) -> None:
+    n = len(state.config.players)
+    if state.config.variant == "rapidos":
+        for step in range(1, n + 1):
+            cand = (state.current + step) % n
+            if not state.routes[cand].out:
+                state.current = cand
+                break
+    else:
+        state.current = (state.current + 1) % n
+    state.turns += 1
+    state.phase = _ask(state.config)
+    events.append({"t": "turn", "player": state.current})
+
+
+def _deck_empty(state: State) -> list[Event]:
+    events: list[Event] = [{"t": "deck_empty", "player": state.current}]
+    if state.config.variant != "rapidos":
+        _finish(state, None, "deck", events)
+        return events
+    route_of(state).out = True
+    if all(r.out for r in state.routes):
+        _finish(state, None, "all_out", events)
+    else:
+        _next_player(state, events)
+    return events
+
+
+def _finish(state: State, winner: int | None, reason: str, events: list[Event]) -> None:
+    state.phase = "over"
+    state.result = {
+        "winner": winner,
+        "reason": reason,
+        "misses": [r.misses for r in state.routes],
+        "tolls": [r.tolls for r in state.routes],
+        "used": [len(r.revealed) for r in state.routes],
+    }
+    events.append({"t": "end", **state.result})
+
+
+def outcome(state: State) -> JSON | None:
+    return state.result
+
+
+# --- odds ------------------------------------------------------------------------------
+
+
+def unseen(route: Route) -> list[Card]:
+    """The cards this route has not shown: its deck, as far as anybody can know."""
+    seen = set(route.revealed) | {route.cards[0]}
+    return [c for c in full_deck() if c not in seen]
+
+
+def odds(route: Route, q: str) -> JSON:
+    """For each answer: how many unseen cards would make it right, and the chance.
+
+    >>> r = Route(deck=[], cards=[Card.parse("6H")])
+    >>> o = odds(r, "mayor_menor"); o["mayor"]["count"], o["menor"]["count"], o["tie"]["count"]
+    (32, 16, 3)
+    """
+    cards = unseen(route)
+    total = len(cards)
+    counts: dict[str, int] = {a: 0 for a in QUESTIONS[q]}
+    ties = 0
+    reference = route.cards[-1]
+    for c in cards:
+        ok = right(q, reference, c)
+        if not ok:
+            ties += 1
+        for a in ok:
+            counts[a] += 1
+    out: JSON = {}
+    for a, k in [*counts.items(), *([("tie", ties)] if q == "mayor_menor" else [])]:
+        frac = Fraction(k, total) if total else Fraction(0)
+        out[a] = {"count": k, "total": total, "fraction": f"{frac.numerator}/{frac.denominator}",
+                  "percent": round(float(frac) * 100, 1)}  # fmt: skip
+    return out
+
+
+# --- view, positions -------------------------------------------------------------------
+
+
+def _route_view(state: State, route: Route) -> JSON:
+    return {
+        "cards": [str(c) for c in route.cards],
+        "pos": route.pos,
+        "misses": route.misses,
+        "tolls": route.tolls,
+        "left": len(route.deck),
+        "used": len(route.revealed),
+        "out": route.out,
+        "done": route.done,
+    }
+
+
+def view(state: State, seat: int | None) -> JSON:
+    """Everything on the table is public; only the decks' order is hidden."""
+    route = route_of(state)
+    q = question(state) if state.result is None else None
+    return {
+        "game": NAME,
+        "config": config_json(state.config),
+        "seat": seat,
+        "route": list(state.config.route),
+        "questions": state.config.questions,
+        "tolls_after": sorted(state.config.tolls_after),
+        "routes": [_route_view(state, r) for r in state.routes],
+        "current": state.current,
+        "phase": state.phase,
+        "question": q,
+        "reference": str(route.cards[-1]),
+        "last": state.last,
+        "toll": state.toll,
+        "odds": odds(route, q) if q is not None and route.deck else None,
+        "actors": actors(state),
+        "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
+        "result": state.result,
+    }
+
+
+def dump(state: State) -> JSON:
+    return {
+        "game": NAME,
+        "config": config_json(state.config),
+        "routes": [
+            {
+                "deck": format_cards(r.deck),
+                "cards": format_cards(r.cards),
+                "misses": r.misses,
+                "tolls": r.tolls,
+                "revealed": format_cards(r.revealed),
+                "out": r.out,
+                "done": r.done,
+            }
+            for r in state.routes
+        ],
+        "current": state.current,
+        "phase": state.phase,
+        "last": state.last,
+        "toll": state.toll,
+        "after_toll": state.after_toll,
+        "turns": state.turns,
+        "rng": state.rng.state,
+        "result": state.result,
+    }
+
+
+def load(data: JSON) -> State:
+    """Read a position. A short form for one route: ``{"deck": "10C 6D", "cards": ["6H"]}``
+    (the deck's next card is its LAST code; ``cards`` from the initial card on)."""
+    config = parse_config(data.get("config", {}))
+    raw = data.get("routes") or [
+        {"deck": data.get("deck", ""), "cards": " ".join(data.get("cards", []))}
+    ]
+    routes = []
+    for r in raw:
+        cards = r["cards"] if isinstance(r["cards"], str) else " ".join(r["cards"])
+        routes.append(Route(
+            deck=parse_cards(r.get("deck", "")), cards=parse_cards(cards),
+            misses=int(r.get("misses", 0)), tolls=int(r.get("tolls", 0)),
+            revealed=parse_cards(r.get("revealed", "")), out=bool(r.get("out", False)),
+            done=bool(r.get("done", False)),
+        ))  # fmt: skip
+    return State(
+        config=config, routes=routes, rng=Rng(int(data.get("rng", 0))),
+        current=int(data.get("current", 0)), phase=data.get("phase", _ask(config)),
+        last=data.get("last"), toll=data.get("toll"), after_toll=data.get("after_toll", "answer"),
+        turns=int(data.get("turns", 0)), result=data.get("result"),
+    )  # fmt: skip
+
+
+def all_cards(state: State) -> list[list[Card]]:
+    """Per route: every card of its deck, wherever it is (deck, route, removed)."""
+    out = []
+    for r in state.routes:
+        on_route = set(r.cards)
+        removed = [c for c in r.revealed if c not in on_route]
+        out.append(r.deck + r.cards + removed)
+    return out
+
+
+def clocks(state: State) -> list[tuple[str, int, Any]]:
+    return []
