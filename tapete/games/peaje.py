@@ -379,7 +379,7 @@ def _reveal(state: State, answer: str | None) -> list[Event]:
     reference = route.cards[-1]
     ok = right(q, reference, card)
     state.last = {
-        "player": state.current, "question": q, "reference": str(reference), "card": str(card),
+        "player": state.current, "question": q, "reference": reference.code, "card": card.code,
         "answer": answer, "right": sorted(ok), "pos": route.pos,
         "hit": (answer in ok) if answer is not None else None,
     }  # fmt: skip
@@ -499,7 +499,7 @@ def outcome(state: State) -> JSON | None:
 
 def unseen(route: Route) -> list[Card]:
     """The cards this route has not shown: its deck, as far as anybody can know."""
-    seen = set(route.revealed) | {route.cards[0]}
+    seen = set(route.revealed) | set(route.cards)  # a card on the route is in sight
     return [c for c in full_deck() if c not in seen]
 
 
@@ -534,7 +534,7 @@ def odds(route: Route, q: str) -> JSON:
 
 def _route_view(state: State, route: Route) -> JSON:
     return {
-        "cards": [str(c) for c in route.cards],
+        "cards": [c.code for c in route.cards],
         "pos": route.pos,
         "misses": route.misses,
         "tolls": route.tolls,
@@ -560,7 +560,7 @@ def view(state: State, seat: int | None) -> JSON:
         "current": state.current,
         "phase": state.phase,
         "question": q,
-        "reference": str(route.cards[-1]),
+        "reference": route.cards[-1].code,
         "last": state.last,
         "toll": state.toll,
         "odds": odds(route, q) if q is not None and route.deck else None,

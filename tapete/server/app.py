@@ -22,7 +22,7 @@ from tapete.games import IllegalMove
 from tapete.i18n import CATALOG, pick_lang, t
 from tapete.rooms import Room, Rooms, Settings, error
 from tapete.server.guests import LANG_COOKIE, GuestMiddleware, Guests, cookies_of
-from tapete.server.hall import FORMS, GAMES
+from tapete.server.hall import FORMS, GAMES, GUIDE_PAGES
 from tapete.store import Store, migrate
 
 log = logging.getLogger(__name__)
@@ -145,6 +145,16 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
                 error=exc.localized(lang_of(request)),
             )
         return RedirectResponse(f"/partida/{room.id}", status_code=303)
+
+    async def guide(request: Request) -> Response:
+        from tapete.server.guides import peaje_examples
+
+        page = request.path_params.get("page", "index")
+        if page not in GUIDE_PAGES:
+            return render(request, "not_found.html", status=404)
+        return render(
+            request, f"peaje_guide/{page}.html", examples=peaje_examples(), pages=GUIDE_PAGES
+        )
 
     async def table(request: Request) -> Response:
         room = await rooms().get(request.path_params["game_id"])
@@ -317,6 +327,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         Route("/", home),
         Route("/reglas/{game}", rules),
         Route("/partida/{game_id}", table),
+        Route("/peaje/guia", guide),
+        Route("/peaje/guia/{page}", guide),
         Route("/api/{kind}/nueva", api_create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api_game),
         Route("/salud", health),

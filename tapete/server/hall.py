@@ -42,9 +42,9 @@ GAMES: dict[str, dict[str, Any]] = {
         "icon": '<span class="ic-card red">?</span><span class="ic-bar">PEAJE</span>',
         "line": "Mayor o menor, roja o negra, adivina el palo… recorre la ruta y paga "
         "cada peaje. Para jugar en grupo con un solo móvil.",
-        "who": "Solo o en grupo, de 1 a 12",
-        "playable": False,
-        "play_url": None,
+        "who": "Solo o en grupo, de 1 a 12, con un solo móvil",
+        "playable": True,
+        "play_url": "/peaje",
     },
 }
 
@@ -101,9 +101,40 @@ def rummy_form_config(form: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     return config, str(form.get("level") or "normal")
 
 
+def peaje_form_config(form: Any) -> tuple[dict[str, Any], str]:
+    """The El Peaje setup: names (blank ones allowed) for the players of the variant."""
+    names = [str(x) for x in form.getlist("player")] if hasattr(form, "getlist") else []
+    variant = str(form.get("variant") or "solitario")
+    count = _number(form.get("count"), len(names) or 1)
+    if isinstance(count, int) and 1 <= count <= 12:
+        names = (names + [""] * count)[:count]
+    config = {
+        "variant": variant,
+        "difficulty": str(form.get("difficulty") or "facil"),
+        "players": names or [""],
+        "toll": str(form.get("toll") or "").strip() or "un punto",
+        "style": str(form.get("style") or "clasico"),
+    }
+    return config, "normal"
+
+
 FORMS: dict[str, FormReader] = {
     "guerra": lambda form: (guerra_form_config(form), "normal"),
     "onecard": onecard_form_config,
     "rummy": rummy_form_config,
+    "peaje": peaje_form_config,
 }
 """The playable games' setup forms: form → (config, bots' level)."""
+
+
+GUIDE_PAGES: dict[str, str] = {
+    "index": "La guía de El Peaje",
+    "como-jugar": "Cómo jugar",
+    "situaciones": "Tres situaciones",
+    "variantes": "Las variantes",
+    "preguntas": "Preguntas frecuentes",
+    "calculos": "Los cálculos de mayor o menor",
+    "previa": "El Peaje en una previa",
+    "responsable": "Juego responsable",
+}
+"""El Peaje's guide pages (templates/peaje_guide/<key>.html), in reading order."""

@@ -1,0 +1,256 @@
+// El Peaje: one phone passed around the table. Big buttons; the server judges everything.
+import { GameSocket } from "./net.js";
+import { cardEl, backEl, cardName } from "./cards.js";
+
+const S = window.TAPETE_STRINGS || {};
+const tr = (key, params = {}) =>
+  (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+const $ = (id) => document.getElementById(id);
+const root = $("peaje");
+
+let view = null;
+let shownFor = null;      // who the hand-over screen was last shown for
+let lastReveal = null;    // to flip only a new card
+let oddsOpen = localStorage.getItem("peaje.odds") === "1";
+
+const players = () => view.config.players;
+function playerName(i) {
+  const n = players()[i];
+  if (view.config.variant === "patata") return tr("peaje.number", { n: i + 1 }) + (n ? ` (${n})` : "");
+  return n || tr("peaje.player_n", { n: i + 1 });
+}
+const rapid = () => view.config.variant === "rapidos";
+const routeNow = () => view.routes[rapid() ? view.current : 0];
+
+function answerLabel(a) {
+  return { mayor: tr("peaje.a.mayor"), menor: tr("peaje.a.menor"), redonda: tr("peaje.a.redonda"), picuda: tr("peaje.a.picuda"),
+    roja: tr("peaje.a.roja"), negra: tr("peaje.a.negra"), corazones: "♥ corazones", diamantes: "♦ diamantes", treboles: "♣ tréboles", picas: "♠ picas" }[a] || a;
+}
+
+function questionText(q, ref) {
+  return {
+    mayor_menor: tr("peaje.q.mayor_menor", { card: cardName(ref) }),
+    redonda_picuda: tr("peaje.q.redonda_picuda"),
+    roja_negra: tr("peaje.q.roja_negra"),
+    palo: tr("peaje.q.palo"),
+  }[q];
+}
+
+// --- rendering ---------------------------------------------------------------------
+
+function render() {
+  if (!view) return;
+  const v = view.config.variant;
+  const who = $("who");
+  if (view.result) who.textContent = tr("peaje.over");
+  else if (v === "solitario") who.textContent = tr(`peaje.variant.${v}`);
+  else if (v === "dos") who.textContent = view.phase === "reveal" ? tr("peaje.dos.answer_aloud", { name: nameOr(0, "peaje.dos.answerer") }) : tr("peaje.dos.validator", { name: nameOr(1, "peaje.dos.checker") });
+  else who.textContent = tr("peaje.turn_of", { name: playerName(view.current) });
+  renderRoute();
+  renderCards();
+  renderAnswers();
+  renderOdds();
+  renderCounters();
+  renderToll();
+  maybeHandover();
+  if (view.result) showEnd(); else $("end").hidden = true;
+}
+
+function nameOr(i, key) { return players()[i] || tr(key); }
+
+function renderRoute() {
+  const r = routeNow();
+  const items = [];
+  const stop = (label, card, cls) => {
+    const li = document.createElement("li");
+    li.className = `stop ${cls}`;
+    const c = card ? cardEl(card, "tiny") : document.createElement("div");
+    if (!card) c.className = "slot-card";
+    const cap = document.createElement("span");
+    cap.textContent = label;
+    li.append(c, cap);
+    return li;
+  };
+  items.push(stop(tr("peaje.start"), r.cards[0], "done"));
+  let pos = 0;
+  for (const step of view.route) {
+    if (step === "PEAJE") {
+      const li = document.createElement("li");
+      li.className = "stop toll-stop";
+      li.innerHTML = `<div class="barrier small" aria-hidden="true"></div><span>${tr("peaje.toll")}</span>`;
+      items.push(li);
+      continue;
+    }
+    pos += 1;
+    const card = r.cards[pos];
+    const cls = card ? "done" : (pos === r.pos && !view.result ? "here" : "todo");
+    const li = stop(`${pos}. ${tr(`peaje.short.${step}`)}`, card, cls);
+    if (cls === "here") li.setAttribute("aria-current", "step");
+    items.push(li);
+  }
+  $("route").replaceChildren(...items);
+}
+
+function renderCards() {
+  const r = routeNow();
+  $("reference").replaceChildren(cardEl(r.cards[r.cards.length - 1], "huge"));
+  const box = $("revealed");
+  const cap = $("revealed-cap");
+  const last = view.last;
+  const showLast = last && (view.phase === "mark" || view.phase === "miss" || (last.player === view.current && !view.result) || view.result);
+  if (showLast && (view.phase === "mark" || view.phase === "miss" || lastReveal !== revealKey(last))) {
+    const isNew = lastReveal !== revealKey(last);
+    box.replaceChildren(cardEl(last.card, `huge${isNew ? " flip" : ""}`));
+    lastReveal = revealKey(last);
+    cap.textContent = last.hit === null ? tr("peaje.revealed") : (last.hit ? tr("peaje.hit") : tr("peaje.miss"));
+    $("revealed-box").className = `rev ${last.hit === null ? "" : (last.hit ? "is-hit" : "is-miss")}`;
+  } else if (!showLast) {
+    box.replaceChildren(backEl("huge", tr("peaje.next_card")));
+    cap.textContent = tr("peaje.cards_left", { n: r.left });
+    $("revealed-box").className = "rev";
+  }
+}
+
+function revealKey(last) { return `${last.player}:${last.pos}:${last.card}`; }
+
+function button(text, move, cls = "") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `btn answer ${cls}`.trim();
+  b.textContent = text;
+  b.addEventListener("click", () => send(move));
+  return b;
+}
+
+function renderAnswers() {
+  const box = $("answers");
+  const prompt = $("prompt");
+  const legal = view.legal || [];
+  const r = routeNow();
+  box.className = "answers";
+  if (view.result) { prompt.textContent = ""; box.replaceChildren(); return; }
+  if (view.phase === "answer") {
+    prompt.textContent = questionText(view.question, r.cards[r.cards.length - 1]);
+    if (view.question === "palo") box.classList.add("four");
+    box.replaceChildren(...legal.map((m) => button(answerLabel(m.choice), m, `a-${m.choice}`)));
+  } else if (view.phase === "reveal") {
+    prompt.textContent = `${questionText(view.question, r.cards[r.cards.length - 1])} ${tr("peaje.dos.say")}`;
+    box.replaceChildren(button(tr("peaje.dos.reveal"), { type: "reveal" }, "wide"));
+  } else if (view.phase === "mark") {
+    const right = view.last.right.length ? view.last.right.map(answerLabel).join(", ") : tr("peaje.tie");
+    prompt.textContent = tr("peaje.dos.mark", { right });
+    box.replaceChildren(button(tr("peaje.mark_hit"), { type: "mark", hit: true }, "ok"), button(tr("peaje.mark_miss"), { type: "mark", hit: false }, "bad"));
+  } else if (view.phase === "miss") {
+    const tie = view.last.question === "mayor_menor" && !view.last.right.length;
+    prompt.textContent = tie ? tr("peaje.miss_tie", { card: cardName(view.last.card) }) : tr("peaje.miss_text", { card: cardName(view.last.card) });
+    box.replaceChildren(button(tr("peaje.confirm_miss"), { type: "confirm_miss" }, "wide bad"));
+  } else box.replaceChildren();
+}
+
+function renderOdds() {
+  const box = $("odds");
+  $("odds-toggle").setAttribute("aria-expanded", String(oddsOpen));
+  box.hidden = !oddsOpen || !view.odds || !!view.result;
+  if (box.hidden) return;
+  const rows = Object.entries(view.odds).map(([a, o]) =>
+    `<tr><th scope="row">${a === "tie" ? tr("peaje.tie_row") : answerLabel(a)}</th><td>${o.count} / ${o.total}</td><td>${o.percent.toLocaleString("es")} %</td></tr>`);
+  box.innerHTML = `<p class="odds-title">${tr("peaje.odds_title")}</p><table><tbody>${rows.join("")}</tbody></table><a href="/peaje/guia/calculos">${tr("peaje.odds_how")}</a>`;
+}
+
+function renderCounters() {
+  const rows = view.routes.map((r, i) => {
+    const who = rapid() ? `<strong>${escapeHtml(playerName(i))}</strong>` : "";
+    const out = r.out ? ` · ${tr("peaje.out")}` : "";
+    return `<li class="${rapid() && i === view.current ? "now" : ""}">${who} ${tr("peaje.counter", { misses: r.misses, tolls: r.tolls, left: r.left })}${out}</li>`;
+  });
+  const coop = view.config.variant === "cooperativo" ? `<li>${tr("peaje.coop_left", { n: Math.max(0, 6 - view.routes[0].misses) })}</li>` : "";
+  $("counters").innerHTML = `<ul>${rows.join("")}${coop}</ul>`;
+}
+
+function escapeHtml(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+
+function renderToll() {
+  const box = $("toll");
+  if (view.phase !== "toll" || !view.toll) { box.hidden = true; return; }
+  $("toll-title").textContent = view.toll.direction === "back" ? tr("peaje.toll_back") : tr("peaje.toll_forward");
+  $("toll-what").textContent = tr("peaje.toll_pay", { what: view.config.toll });
+  const payer = $("toll-payer");
+  payer.hidden = !view.toll.payer;
+  if (view.toll.payer) payer.innerHTML = `${tr("peaje.payer")} <b>${view.toll.payer}</b>`;
+  const wasHidden = box.hidden;
+  box.hidden = false;
+  if (wasHidden) $("toll-ok").focus();
+}
+
+function maybeHandover() {
+  const box = $("handover");
+  const v = view.config.variant;
+  if (view.result || view.phase === "toll" || v !== "rapidos") { box.hidden = true; return; }
+  const key = `${view.current}:${view.routes.map((r) => r.used).join(",")}`;
+  if (shownFor === null) { shownFor = `${view.current}`; return; }
+  if (shownFor === `${view.current}`) return;
+  shownFor = `${view.current}`;
+  $("handover-title").textContent = tr("peaje.handover", { name: playerName(view.current) });
+  const r = routeNow();
+  $("handover-text").textContent = tr("peaje.handover_rapid", { pos: r.pos, misses: r.misses });
+  box.hidden = false;
+  box.dataset.key = key;
+  $("handover-ok").focus();
+}
+$("handover-ok").addEventListener("click", () => { $("handover").hidden = true; });
+$("toll-ok").addEventListener("click", () => send({ type: "confirm_toll" }));
+$("odds-toggle").addEventListener("click", () => { oddsOpen = !oddsOpen; localStorage.setItem("peaje.odds", oddsOpen ? "1" : "0"); renderOdds(); });
+
+function showEnd() {
+  const r = view.result;
+  let title;
+  if (r.winner !== null) title = rapid() ? tr("peaje.end.win", { name: playerName(r.winner) }) : tr("peaje.end.done");
+  else title = tr("peaje.end.lost");
+  $("end-title").textContent = title;
+  $("end-reason").textContent = tr(`peaje.reason.${r.reason}`);
+  const stats = view.routes.map((route, i) => {
+    const li = document.createElement("li");
+    const who = rapid() ? `${playerName(i)}: ` : "";
+    li.textContent = who + tr("peaje.end.stats", { used: route.used, misses: route.misses, tolls: route.tolls });
+    return li;
+  });
+  $("end-stats").replaceChildren(...stats);
+  const wasHidden = $("end").hidden;
+  $("end").hidden = false;
+  $("end").classList.toggle("won", r.winner !== null);
+  if (wasHidden) $("again").focus();
+}
+
+// --- the socket --------------------------------------------------------------------
+
+let waiting = false;
+function send(move) {
+  if (waiting) return;
+  if (sock.move(move)) waiting = true;
+}
+
+function toast(text) {
+  const el = $("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
+}
+
+const sock = new GameSocket(root.dataset.game, {
+  message(msg) {
+    $("conn").hidden = true;
+    if (msg.type === "joined") {
+      view = msg.view; waiting = false; shownFor = null;
+      if (view.last) lastReveal = revealKey(view.last);
+    } else if (msg.type === "update" || msg.type === "sync") { view = msg.view; waiting = false; }
+    else if (msg.type === "error") {
+      waiting = false;
+      if (msg.sync) view = msg.sync.view;
+      if (msg.code !== "stale_version") toast(msg.message);
+    } else return;
+    render();
+  },
+  offline() { $("conn").textContent = tr("ui.reconnecting"); $("conn").hidden = false; waiting = false; },
+});
+window.__tapete = { get view() { return view; } };
