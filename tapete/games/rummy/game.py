@@ -315,7 +315,8 @@ def _jokers(before: list[tuple[int, ...]], after: list[tuple[int, ...]]) -> str 
 
     if cover(0, Counter(real)):
         return None
-    options = sorted(retrieved[0][1])
+    hopeless = [m for _, m in retrieved if not any(real[face] for face in m)]
+    options = sorted(hopeless[0] if hopeless else retrieved[0][1])
     what = " o ".join(f"el {n} {('rojo', 'azul', 'negro', 'naranja')[c]}" for c, n in options)
     return f"Para retirar el comodín hace falta dejar en la mesa {what}."
 
