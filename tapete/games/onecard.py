@@ -617,23 +617,30 @@ def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
             state.voids[seat] |= 1 << suit  # public: they had nothing of that suit
     stock = state.stock
     if want == 1 and stock:  # the usual draw, ``_take`` inlined
-        got = [stock.pop()]
+        c = stock.pop()
         hand = state.hands[seat]
-        hand.extend(got)
+        hand.append(c)
         if len(hand) > 2:
             state.called[seat] = False
         if len(hand) > 1 and seat in state.exposed:
             state.exposed.remove(seat)
+        event["n"] = 1
+        public = event.copy()
+        event["secret"] = [_CODES[c] if 0 <= c < 54 else code(c)]
     else:
         got = _take(state, seat, want)
-    event["n"] = len(got)
-    event["secret"] = [_CODES[c] if 0 <= c < 54 else code(c) for c in got]
+        event["n"] = len(got)
+        public = event.copy()
+        event["secret"] = [_CODES[c] if 0 <= c < 54 else code(c) for c in got]
     if timeout:
-        event["timeout"] = True
+        event["timeout"] = public["timeout"] = True
     state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
     state.turn = (seat + state.direction) % len(state.hands)  # _pass_turn(state, _next(...))
     state.turns += 1
-    _log(state, event)
+    log = state.log  # _log(state, event), the secret left out
+    log.append(public)
+    if len(log) > 12:
+        del log[0]
     return [event]
 
 
