@@ -239,6 +239,8 @@ class Route:
     """Every card turned on this route, in order (hits and misses)."""
     out: bool = False
     done: bool = False
+    last: JSON | None = None
+    """This route's last reveal (kept with the route: turnos rápidos hand it back as it was)."""
 
     @property
     def pos(self) -> int:
@@ -383,6 +385,7 @@ def _reveal(state: State, answer: str | None) -> list[Event]:
         "answer": answer, "right": sorted(ok), "pos": route.pos,
         "hit": (answer in ok) if answer is not None else None,
     }  # fmt: skip
+    route.last = state.last
     events: list[Event] = [{"t": "reveal", **state.last}]
     if answer is None:
         state.phase = "mark"
@@ -542,6 +545,7 @@ def _route_view(state: State, route: Route) -> JSON:
         "used": len(route.revealed),
         "out": route.out,
         "done": route.done,
+        "last": route.last,
     }
 
 
@@ -583,6 +587,7 @@ def dump(state: State) -> JSON:
                 "revealed": format_cards(r.revealed),
                 "out": r.out,
                 "done": r.done,
+                "last": r.last,
             }
             for r in state.routes
         ],
@@ -602,7 +607,11 @@ def load(data: JSON) -> State:
     (the deck's next card is its LAST code; ``cards`` from the initial card on)."""
     config = parse_config(data.get("config", {}))
     raw = data.get("routes") or [
-        {"deck": data.get("deck", ""), "cards": " ".join(data.get("cards", []))}
+        {
+            "deck": data.get("deck", ""),
+            "cards": data.get("cards", ""),
+            "revealed": data.get("revealed", ""),
+        }
     ]
     routes = []
     for r in raw:
@@ -611,7 +620,7 @@ def load(data: JSON) -> State:
             deck=parse_cards(r.get("deck", "")), cards=parse_cards(cards),
             misses=int(r.get("misses", 0)), tolls=int(r.get("tolls", 0)),
             revealed=parse_cards(r.get("revealed", "")), out=bool(r.get("out", False)),
-            done=bool(r.get("done", False)),
+            done=bool(r.get("done", False)), last=r.get("last"),
         ))  # fmt: skip
     return State(
         config=config, routes=routes, rng=Rng(int(data.get("rng", 0))),

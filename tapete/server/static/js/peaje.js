@@ -96,7 +96,7 @@ function renderCards() {
   $("reference").replaceChildren(cardEl(r.cards[r.cards.length - 1], "huge"));
   const box = $("revealed");
   const cap = $("revealed-cap");
-  const last = view.last;
+  const last = rapid() ? routeNow().last : view.last;
   const showLast = last && (view.phase === "mark" || view.phase === "miss" || (last.player === view.current && !view.result) || view.result);
   if (showLast && (view.phase === "mark" || view.phase === "miss" || lastReveal !== revealKey(last))) {
     const isNew = lastReveal !== revealKey(last);
