@@ -42,7 +42,10 @@ async def open_room(
     return room, inbox
 
 
-HUMANS = [{"kind": "human", "guest": G0, "name": "Ana"}, {"kind": "human", "guest": G1, "name": "Luis"}]
+HUMANS = [
+    {"kind": "human", "guest": G0, "name": "Ana"},
+    {"kind": "human", "guest": G1, "name": "Luis"},
+]
 
 
 async def test_a_window_closes_by_itself_and_players_cannot_close_it(store: Store) -> None:
@@ -97,8 +100,10 @@ async def test_the_turn_clock_plays_for_an_absent_player(store: Store) -> None:
 async def test_after_three_timeouts_a_bot_plays_the_seat(store: Store) -> None:
     seats = [HUMANS[0], {"kind": "bot", "name": "Luis", "level": "normal"}]
     pos = {
-        "hands": ["9C KS 2H 4H", "5S 2D 3D 9S"], "discard": "5D",
-        "stock": "4C 4D 4S 8H 8S 6C 6H 6S 7C 7D", "timeouts": [3, 0],
+        "hands": ["9C KS 2H 4H", "5S 2D 3D 9S"],
+        "discard": "5D",
+        "stock": "4C 4D 4S 8H 8S 6C 6H 6S 7C 7D",
+        "timeouts": [3, 0],
     }
     room, inbox = await open_room(store, pos, Settings(bot_pace=0, turn_seconds=30), seats)
     room._schedule_bots()

@@ -40,15 +40,18 @@ def postgres_url() -> Iterator[str]:
         shutil.chown(root, "postgres", "postgres")
     data, port = root / "data", _free_port()
     subprocess.run(
-        _as_postgres(str(initdb), "-D", str(data), "-U", "postgres", "-A", "trust",
-                     "--no-sync", "-E", "UTF8"),
-        check=True, capture_output=True,
+        _as_postgres(
+            str(initdb), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"
+        ),
+        check=True,
+        capture_output=True,
     )
     pg_ctl = str(PG_BIN / "pg_ctl")
     opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
     subprocess.run(
         _as_postgres(pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-o", opts, "start"),
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
