@@ -231,7 +231,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "peaje.odds_how": {"es": "Cómo se calcula", "en": "How it is counted"},
     "peaje.out": {"es": "sin cartas", "en": "out of cards"},
     "peaje.counter": {
-        "es": "Fallos: {misses} · Peajes: {tolls} · Quedan {left} cartas",
+        "es": "Fallos: {misses} · peajes: {tolls} · quedan {left} cartas",
         "en": "Misses: {misses} · Tolls: {tolls} · {left} cards left",
     },
     "peaje.coop_left": {
@@ -244,7 +244,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "peaje.payer": {"es": "Paga el número", "en": "Paid by number"},
     "peaje.handover": {"es": "Turno de {name}", "en": "{name}'s turn"},
     "peaje.handover_rapid": {
-        "es": "Pasa el móvil. Tu ruta sigue donde la dejaste: posición {pos}, {misses} fallos.",
+        "es": "Pasa el móvil. Tu ruta sigue donde la dejaste: posición {pos}, fallos: {misses}.",
         "en": "Pass the phone. Your route is where you left it: position {pos}, {misses} misses.",
     },
     "peaje.end.win": {"es": "¡Gana {name}!", "en": "{name} wins!"},
@@ -267,7 +267,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "Everyone ran out of cards: nobody wins.",
     },
     "peaje.end.stats": {
-        "es": "{used} cartas usadas · {misses} fallos · {tolls} peajes",
+        "es": "Cartas usadas: {used} · fallos: {misses} · peajes: {tolls}",
         "en": "{used} cards used · {misses} misses · {tolls} tolls",
     },
     # Rummy de fichas, the table
@@ -354,6 +354,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "The pool ran out and everyone passed: fewest points wins ({name}).",
     },
     "rummy.emptied": {"es": "{name} se quedó sin fichas.", "en": "{name} emptied the rack."},
+    "rummy.emptied_you": {"es": "Te quedaste sin fichas.", "en": "You emptied your rack."},
+    "rummy.blocked_you": {
+        "es": "El pozo se agotó y todos pasaron: ganas con menos puntos.",
+        "en": "The pool ran out and everyone passed: you win with the fewest points.",
+    },
     "rummy.delta": {"es": "{name}: {d} (total {total})", "en": "{name}: {d} (total {total})"},
     # One Card, the table
     "onecard.table": {"es": "Mesa de One Card", "en": "One Card table"},
@@ -420,6 +425,10 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "You take the attack: draw {n}",
     },
     "onecard.log.call": {"es": "{name}: «¡One Card!»", "en": "{name}: «One Card!»"},
+    "onecard.log.caught_you": {
+        "es": "Pillas a {name}: roba {n}",
+        "en": "You catch {name}: draws {n}",
+    },
     "onecard.log.caught": {
         "es": "{by} pilla a {name}: roba {n}",
         "en": "{by} catches {name}: draws {n}",

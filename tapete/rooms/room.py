@@ -370,7 +370,7 @@ class Room:
             decision = bots.choose(self.record.kind, self.game.view(self.state, seat), level)
             if decision is None:
                 continue
-            move, wanted = decision if isinstance(decision, tuple) else (decision, 0.0)
+            move, wanted = decision
             self._pending_bots.add(seat)
             turn = _BotTurn(seat, self.version, move)
             delay = wanted * self.settings.bot_pace + self.settings.bot_delay
@@ -380,14 +380,37 @@ class Room:
                 self._queue.put_nowait(turn)
 
     async def _bot_turn(self, turn: _BotTurn) -> None:
-        """Apply a bot's decision if it is still legal (the table may have moved on)."""
+        """Apply a bot's decision if it still stands. Decided on this very version, it is
+        tried as it is (a Rummy play is a whole table, not one of ``legal_moves``); decided
+        earlier, it must still be among the legal moves (the table may have moved on)."""
         self._pending_bots.discard(turn.seat)
         if self.finished or turn.seat not in self.game.actors(self.state):
             return
-        legal = [m.to_json() for m in self.game.legal_moves(self.state, turn.seat)]
-        if turn.move not in legal:
-            return
-        await self._commit(turn.seat, self.game.parse_move(turn.move))
+        if turn.version != self.version:
+            legal = [m.to_json() for m in self.game.legal_moves(self.state, turn.seat)]
+            if turn.move not in legal:
+                return  # asked again by _schedule_bots
+        try:
+            await self._commit(turn.seat, self.game.parse_move(turn.move))
+        except IllegalMove as exc:
+            # a bot must never stall its table: say so, and fall back to its first legal move
+            log.warning("room %s: bot move refused (%s): %r", self.id, exc.code, turn.move)
+            fallback = self.game.legal_moves(self.state, turn.seat)
+            if fallback:
+                await self._commit(turn.seat, fallback[0])
+
+    async def hint(self, guest: str | None, lang: str = "es") -> Message:
+        """The expert's play for this player's turn (Rummy's hint), computed off the loop."""
+        seat = self.seat_of(guest)
+        if seat is None:
+            return error("spectator", lang)
+        if seat not in self.game.actors(self.state) or self.record.kind != "rummy":
+            return error("not_your_turn", lang)
+        view = self.game.view(self.state, seat)
+        decision = await asyncio.to_thread(bots.choose, self.record.kind, view, "experto")
+        move = decision[0] if decision is not None else None
+        table = move.get("table") if move is not None and move.get("type") == "play" else None
+        return {"type": "hint", "version": self.version, "table": table}
 
     # clocks
 

@@ -308,6 +308,10 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             reply = joined[0].check_draft(guest, msg.get("table"), lang)
             reply["ref"] = ref
             return reply
+        if kind == "hint":
+            if joined is None:
+                return error("not_joined", lang)
+            return await joined[0].hint(guest, lang)
         if kind == "sync":
             if joined is None:
                 return error("not_joined", lang)

@@ -13,6 +13,7 @@ refuses an illegal play with the first rule it breaks.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -209,7 +210,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 # --- checking a play -------------------------------------------------------------------
 
 
-def check(state: State, seat: int, layout: Layout | list[list[int]]) -> JSON:
+def check(state: State, seat: int, layout: Sequence[Sequence[int]]) -> JSON:
     """Report on a draft table without applying it.
 
     Returns ``{"ok", "sets": [{"valid", "kind", "value", "reason"}], "errors": [{"code",

@@ -160,7 +160,10 @@ function describe(e) {
     return tr(key, { name: nameOf(e.seat), n: e.n, cards: cardsLabel(e.n) }) + (e.timeout ? tr("onecard.log.timeout") : "");
   }
   if (e.t === "call") return tr("onecard.log.call", { name: nameOf(e.seat) });
-  if (e.t === "caught") return tr("onecard.log.caught", { by: nameOf(e.by), name: e.seat === mySeat ? tr("ui.you_inline") : nameOf(e.seat), n: e.n });
+  if (e.t === "caught") {
+    if (e.by === mySeat) return tr("onecard.log.caught_you", { name: nameOf(e.seat), n: e.n });
+    return tr("onecard.log.caught", { by: nameOf(e.by), name: e.seat === mySeat ? tr("ui.you_inline") : nameOf(e.seat), n: e.n });
+  }
   return "";
 }
 

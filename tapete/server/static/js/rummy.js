@@ -204,7 +204,7 @@ function renderSets() {
     zone.disabled = selected === null && !dragging;
     sets.push(zone);
   }
-  if (!sets.length) {
+  if (!draft.sets.length) {
     const empty = document.createElement("p");
     empty.className = "empty-table";
     empty.textContent = tr("rummy.empty_table");
@@ -278,7 +278,10 @@ function maybeSummary() {
   $("summary-title").textContent = view.result
     ? (view.result.winners.includes(mySeat) ? tr("rummy.match_won") : tr("rummy.match_winner", { name: view.result.winners.map(nameOf).join(", ") }))
     : tr("rummy.hand_over", { n: last.hand });
-  $("summary-text").textContent = last.blocked ? tr("rummy.blocked", { name: won }) : tr("rummy.emptied", { name: won });
+  const mine = last.winners.length === 1 && last.winners[0] === mySeat;
+  $("summary-text").textContent = last.blocked
+    ? (mine ? tr("rummy.blocked_you") : tr("rummy.blocked", { name: won }))
+    : (mine ? tr("rummy.emptied_you") : tr("rummy.emptied", { name: won }));
   $("summary-list").replaceChildren(...last.delta.map((d, seat) => {
     const li = document.createElement("li");
     li.textContent = tr("rummy.delta", { name: nameOf(seat), d: d > 0 ? `+${d}` : `${d}`, total: last.scores[seat] });

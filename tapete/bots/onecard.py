@@ -1,0 +1,686 @@
+"""One Card bots at the seed's three levels: ``facil``, ``normal``, ``dificil``.
+
+A bot reads only a seat's ``view`` (the JSON dict of :func:`tapete.games.onecard.view`)
+and answers with one move taken from ``view["legal"]`` plus a delay in seconds: how long
+the room should wait before applying it ("thinking" for a turn, a reaction time for a
+One Card call or a catch). The same view and level always give the same answer: the
+randomness comes from a generator seeded with stable fields of the view.
+
+What each level does:
+
+* **fácil** plays a random legal card (a 7 names a random suit); it calls One Card only
+  half the time, and slowly, right after the play that leaves it one card; it catches
+  slowly (1.5–4 s, so often after the 3 s window has closed).
+* **normal** passes attacks, plays the card that leaves the most cards able to follow,
+  keeps its 7s for when nothing else fits and names the suit it holds most; it calls
+  right after the play that leaves it one card (nine times in ten, 0.4–1.2 s) and
+  catches in 0.8–2.5 s.
+* **difícil** follows the seed's five strategy points: it estimates, from the unseen
+  cards, the opponents' counts and the suits they were seen to lack (``voids``), how
+  likely the next player is to be blocked, and picks the card (and the 7's suit) that
+  blocks the player who matters; it dumps short suits and keeps its longest; it holds
+  kings and aces until an opponent is down to two or three cards, and counts the attack
+  cards seen (``seen``: an attack nobody can return is worth more); it keeps a 7 as an
+  exit; it plays a J in a two-player game only with a card to follow it; with three or
+  four players it uses the Q (and the J) to delay a player about to finish. It calls One
+  Card as soon as it holds two cards (0.3–0.8 s), so it is never left open to a catch,
+  and catches in 0.3–1.0 s.
+
+>>> from tapete.games import onecard
+>>> s = onecard.load({"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D"})
+>>> move, delay = choose(onecard.view(s, 0), "dificil")
+>>> move, 0.3 <= delay <= 0.8
+({'type': 'call'}, True)
+>>> choose(onecard.view(s, 1), "normal") is None  # not its turn, nothing to call or catch
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tapete.games import onecard
+
+JSON = dict[str, Any]
+Choice = tuple[JSON, float]
+
+LEVELS: Final = ("facil", "normal", "dificil")
+_ALIASES: Final = {"fácil": "facil", "difícil": "dificil", "easy": "facil", "hard": "dificil"}
+
+CARD: Final[dict[str, int]] = {onecard.code(c): c for c in range(54)}
+SUIT: Final[dict[str, int]] = {s: i for i, s in enumerate(onecard.SUIT_CODES)}
+ANY: Final = -1
+WINDOW: Final = 3.0
+"""Seconds a catch window stays open online (RULES.md); the bench uses it too."""
+
+# (probability of calling, fastest, slowest reaction) once left with one card uncalled
+CALL_TIMES: Final[dict[str, tuple[float, float, float]]] = {
+    "facil": (0.5, 1.5, 3.5),
+    "normal": (0.9, 0.4, 1.2),
+    "dificil": (1.0, 0.3, 0.8),
+}
+CATCH_TIMES: Final[dict[str, tuple[float, float]]] = {
+    "facil": (1.5, 4.0),
+    "normal": (0.8, 2.5),
+    "dificil": (0.3, 1.0),
+}
+THINK_TIMES: Final[dict[str, tuple[float, float]]] = {
+    "facil": (0.6, 1.2),
+    "normal": (0.5, 1.1),
+    "dificil": (0.5, 1.0),
+}
+
+
+def level_name(level: str) -> str:
+    """``"difícil"`` → ``"dificil"``; raises ValueError on an unknown level."""
+    name = _ALIASES.get(level, level)
+    if name not in LEVELS:
+        raise ValueError(f"unknown One Card bot level {level!r}")
+    return name
+
+
+def choose(view: JSON, level: str = "normal") -> Choice | None:
+    """The move this seat makes now and the delay before the room applies it, or None.
+
+    In order: call One Card when left open to a catch; catch an opponent left open;
+    (difícil) call while holding two cards; the turn's move. A call or a catch is
+    returned before the turn's move, so a bot that is to play and may catch catches
+    first and is asked again.
+    """
+    level = level_name(level)
+    legal: list[JSON] = view.get("legal") or []
+    if not legal:
+        return None
+    seat: int = view["seat"]
+    hand: list[str] = view["hand"] or []
+    has_call = any(m["type"] == "call" for m in legal)
+    exposed = seat in view.get("exposed", ())
+    my_turn = view.get("turn") == seat and any(m["type"] in ("play", "draw") for m in legal)
+
+    # 1. One Card, when a catch is possible (left with one card and not called)
+    if has_call and exposed:
+        if my_turn and len(hand) == 1 and _winning_play(legal):
+            lo, hi = THINK_TIMES[level]
+            return dict(_winning_play(legal) or {}), _rng(view, level, "win").uniform(lo, hi / 2)
+        p, lo, hi = CALL_TIMES[level]
+        rng = _rng(view, level, "call")
+        if rng.random() < p:
+            return {"type": "call"}, rng.uniform(lo, hi)
+    # 2. catch an opponent who did not call
+    catches = [m for m in legal if m["type"] == "catch"]
+    if catches:
+        lo, hi = CATCH_TIMES[level]
+        return dict(catches[0]), _rng(view, level, "catch").uniform(lo, hi)
+    # 3. difícil calls as soon as it holds two cards: never open to a catch
+    if has_call and level == "dificil":
+        lo, hi = CALL_TIMES[level][1:]
+        return {"type": "call"}, _rng(view, level, "call").uniform(lo, hi)
+    # 4. the turn
+    if not my_turn:
+        return None
+    moves = [m for m in legal if m["type"] in ("play", "draw")]
+    rng = _rng(view, level, "turn")
+    lo, hi = THINK_TIMES[level]
+    delay = rng.uniform(lo, hi)
+    if len(moves) == 1:
+        return dict(moves[0]), delay
+    if level == "facil":
+        move = _random_move(moves, rng)
+    else:
+        table = Table.read(view)
+        if level == "normal":
+            move = _normal_move(table, moves, rng)
+        else:
+            move = _hard_move(table, moves, view)
+    return dict(move), delay
+
+
+def _winning_play(legal: list[JSON]) -> JSON | None:
+    return next((m for m in legal if m["type"] == "play"), None)
+
+
+def _rng(view: JSON, level: str, purpose: str) -> random.Random:
+    """A generator seeded from stable fields of the view (never ``hash()``, which Python
+    randomizes per process)."""
+    key = "|".join(
+        (
+            level,
+            purpose,
+            str(view.get("seat")),
+            str(view.get("turns")),
+            str(len(view.get("log") or ())),
+            str(view.get("top")),
+            " ".join(view.get("hand") or ()),
+            ",".join(str(c) for c in view.get("counts") or ()),
+        )
+    )
+    return random.Random(zlib.crc32(key.encode()))
+
+
+# --- fácil -----------------------------------------------------------------------------
+
+
+def _random_move(moves: list[JSON], rng: random.Random) -> JSON:
+    """A random legal card (each card once, however many suits a 7 may name)."""
+    plays = [m for m in moves if m["type"] == "play"]
+    if not plays:
+        return moves[0]
+    cards = sorted({m["card"] for m in plays})
+    pick = rng.choice(cards)
+    return rng.choice([m for m in plays if m["card"] == pick])
+
+
+# --- what a bot reads from the view ----------------------------------------------------
+
+
+def rank(c: int) -> int:
+    return 0 if c >= 52 else c % 13 + 2
+
+
+_RANK: Final = [rank(c) for c in range(54)]
+
+
+@dataclass(slots=True)
+class Table:
+    """The view, with cards as ints (see :mod:`tapete.games.onecard`)."""
+
+    seat: int
+    n: int
+    hand: list[int]
+    counts: list[int]
+    top: int
+    suit: int
+    attack: int
+    direction: int
+    voids: list[int]
+    seen: dict[str, int]
+    config: onecard.Config
+    stock: int
+    log: list[JSON]
+
+    @classmethod
+    def read(cls, view: JSON) -> Table:
+        counts = list(view["counts"])
+        return cls(
+            seat=view["seat"],
+            n=len(counts),
+            hand=[CARD[c] for c in view["hand"]],
+            counts=counts,
+            top=CARD[view["top"]],
+            suit=ANY if view.get("suit") is None else SUIT[view["suit"]],
+            attack=int(view.get("attack") or 0),
+            direction=int(view.get("direction", 1)),
+            voids=[sum(1 << SUIT[s] for s in v) for v in view.get("voids") or [[]] * len(counts)],
+            seen=dict(view.get("seen") or {}),
+            config=onecard.parse_config(view.get("config") or {"players": len(counts)}),
+            stock=int(view.get("stock", 0)),
+            log=list(view.get("log") or ()),
+        )
+
+    def after(self, seat: int, steps: int = 1, direction: int | None = None) -> int:
+        d = self.direction if direction is None else direction
+        return (seat + d * steps) % self.n
+
+
+def fits(config: onecard.Config, c: int, top: int, suit: int, attack: int) -> bool:
+    """May ``c`` go on ``top`` (suit to follow ``suit``, ``attack`` pending)? As the engine."""
+    if attack:
+        if c >= 52:
+            return True
+        if top >= 52:
+            return False
+        if config.three_blocks and c % 13 == 1 and c // 13 == suit:
+            return True
+        return c % 13 == top % 13
+    if c >= 52 or suit == ANY or top >= 52:
+        return True
+    return c // 13 == suit or c % 13 == top % 13
+
+
+def _play_of(move: JSON) -> tuple[int, int]:
+    """``(card, suit named or -1)`` of a play move."""
+    s = move.get("suit")
+    return CARD[move["card"]], (SUIT[s] if s is not None else -1)
+
+
+def _suit_counts(hand: list[int]) -> list[int]:
+    out = [0, 0, 0, 0]
+    for c in hand:
+        if c < 52:
+            out[c // 13] += 1
+    return out
+
+
+# --- normal ----------------------------------------------------------------------------
+
+
+def _normal_move(t: Table, moves: list[JSON], rng: random.Random) -> JSON:
+    """Pass attacks; otherwise the card that leaves the most cards able to follow it,
+    keeping 7s for when nothing else fits; a 7 names the suit held most."""
+    plays = [m for m in moves if m["type"] == "play"]
+    if not plays:
+        return moves[0]
+    best: JSON = plays[0]
+    best_score = -1e9
+    for m in plays:
+        c, s7 = _play_of(m)
+        rest = [x for x in t.hand if x != c]
+        r = rank(c)
+        if not rest:
+            return m
+        score = 0.0
+        if r == 7:
+            counts = _suit_counts(rest)
+            if counts[s7] != max(counts):
+                continue
+            score += counts[s7] - 10.0  # a 7 only when nothing else fits
+        elif c >= 52:
+            score -= 8.0  # a joker goes on anything: keep it for when nothing else fits
+        else:
+            suit = c // 13
+            score += sum(1 for x in rest if fits(t.config, x, c, suit, 0))
+            if r == 11 and t.n == 2 and any(fits(t.config, x, c, suit, 0) for x in rest):
+                score += 2.0
+        score += rng.random() * 0.5
+        if score > best_score:
+            best, best_score = m, score
+    return best
+
+
+# --- difícil ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The difícil bot's evaluation; figures tuned with ``bench/onecard_bots.py``."""
+
+    block: float = 2.0
+    """A blocked next player draws instead of playing: about two cards' swing."""
+    urgency: float = 3.0
+    """How much more a card of a player close to finishing counts: ``1 + urgency/count``."""
+    follow: float = 1.2
+    """Being able to play again next turn."""
+    suits: float = 0.35
+    """Per distinct suit left in hand (dump short suits, keep the longest)."""
+    suit_share: float = 0.6
+    """Share of the hand in the suit to follow after the play."""
+    keep7: float = 1.2
+    """A 7 kept as an exit."""
+    hold: float = 1.5
+    """An attack card kept for when an opponent is down to two or three cards."""
+    hold_above: int = 3
+    attack: float = 1.0
+    again: float = 2.0
+    """J (two players) or the king that plays again, with a card to follow it."""
+    dead_again: float = 1.5
+    skip: float = 1.5
+    """A player close to finishing made to wait (J, or Q with three or four players)."""
+    void_keep: float = 0.15
+    """What remains of a suit a player was seen to lack (they have drawn since)."""
+    keep_joker: float = 1.5
+    special_finish: float = 3.0
+
+
+W = Weights()
+
+
+class Unseen:
+    """Where the cards this seat has not seen may be: a weight per card (its chance of
+    being in a given unseen place, times the number of unseen cards). The attack ranks are
+    counted from ``seen``; the other cards played are known only from the log."""
+
+    __slots__ = ("mass", "total")
+
+    def __init__(self, t: Table) -> None:
+        cfg = t.config
+        deck = 54 if cfg.jokers else 52
+        known = set(t.hand)
+        known.add(t.top)
+        for e in t.log:
+            if e.get("t") == "play":
+                known.add(CARD[e["card"]])
+        total = float(sum(t.counts) - t.counts[t.seat] + t.stock)
+        mass = [0.0] * 54
+        tracked: dict[int, list[int]] = {0: [], 2: [], 13: [], 14: []}
+        rest: list[int] = []
+        for c in range(deck):
+            if c in known:
+                continue
+            r = rank(c)
+            if r in tracked:
+                tracked[r].append(c)
+            else:
+                rest.append(c)
+        left_tracked = 0.0
+        for r, cs in tracked.items():
+            if not cs:
+                continue
+            key = {0: "JK", 2: "2", 13: "K", 14: "A"}[r]
+            full = 2 if r == 0 else 4
+            mine = sum(1 for c in t.hand if rank(c) == r)
+            left = max(0.0, min(float(len(cs)), full - t.seen.get(key, 0) - mine))
+            for c in cs:
+                mass[c] = left / len(cs)
+            left_tracked += left
+        if rest:
+            each = max(0.0, total - left_tracked) / len(rest)
+            for c in rest:
+                mass[c] = each
+        self.mass = mass
+        self.total = sum(mass)
+
+    def rank_left(self, r: int) -> float:
+        return sum(self.mass[c] for c in range(54) if rank(c) == r)
+
+    def p_none(self, t: Table, seat: int, match: list[bool]) -> float:
+        """Chance that ``seat`` holds none of the cards marked in ``match``."""
+        void = t.voids[seat]
+        n = m = 0.0
+        mass = self.mass
+        for c in range(54):
+            w = mass[c]
+            if not w:
+                continue
+            if c < 52 and void >> (c // 13) & 1:
+                w *= W.void_keep
+            n += w
+            if match[c]:
+                m += w
+        h = t.counts[seat]
+        p = 1.0
+        for i in range(h):
+            if n - i <= 0:
+                break
+            p *= max(0.0, n - m - i) / (n - i)
+            if p <= 0.0:
+                break
+        return p
+
+
+def _matching(t: Table, top: int, suit: int, attack: int) -> list[bool]:
+    cfg = t.config
+    return [fits(cfg, c, top, suit, attack) for c in range(54)]
+
+
+def _urgency(count: int) -> float:
+    return 1.0 + W.urgency / max(1, count)
+
+
+def _hard_move(t: Table, moves: list[JSON], view: JSON | None = None) -> JSON:
+    """Rank the plays by the evaluation below; with a view to search from, try the best
+    few (a 7 with at most two suits) in playouts."""
+    plays = [m for m in moves if m["type"] == "play" and _sensible_suit(t, m)]
+    if not plays:
+        return moves[0]
+    unseen = Unseen(t)
+    scored = sorted(
+        ((_hard_score(t, unseen, m), i) for i, m in enumerate(plays)), key=lambda x: (-x[0], x[1])
+    )
+    if view is None or t.n > 2 or scored[0][0] >= 1e11:
+        return plays[scored[0][1]]
+    candidates: list[JSON] = []
+    priors: list[float] = []
+    sevens: dict[str, int] = {}
+    for score, i in scored:
+        m = plays[i]
+        if "suit" in m:
+            if sevens.get(m["card"], 0) >= 2:
+                continue
+            sevens[m["card"]] = sevens.get(m["card"], 0) + 1
+        candidates.append(m)
+        priors.append(score)
+        if len(candidates) == SEARCH_CANDIDATES:
+            break
+    if len(candidates) == 1:
+        return candidates[0]
+    return _search(t, view, candidates, priors)
+
+
+def _sensible_suit(t: Table, move: JSON) -> bool:
+    """A 7 names the suit held most, or one the next player was seen to lack."""
+    if "suit" not in move:
+        return True
+    c, named = _play_of(move)
+    counts = _suit_counts([x for x in t.hand if x != c])
+    return counts[named] == max(counts) or bool(t.voids[t.after(t.seat)] >> named & 1)
+
+
+def _follow_chance(rest: list[int], suit: int) -> float:
+    """How likely this hand can play next turn if ``suit`` is to follow now: the next
+    player keeps the suit about half the time, or changes it."""
+    if any(c >= 52 for c in rest):
+        return 1.0
+    have = [False, False, False, False]
+    for c in rest:
+        have[c // 13] = True
+    if suit == ANY:
+        return sum(have) / 4
+    others = (sum(have) - have[suit]) / 3
+    return 0.55 * have[suit] + 0.45 * others
+
+
+def _hard_score(t: Table, unseen: Unseen, move: JSON) -> float:
+    cfg = t.config
+    c, s7 = _play_of(move)
+    rest = list(t.hand)
+    rest.remove(c)
+    if not rest:
+        return 1e12
+    r = rank(c)
+    value = cfg.attack_value(c)
+    suit = s7 if r == 7 else (ANY if c >= 52 else c // 13)
+    attack = t.attack + value
+    if r == 3 and cfg.three_blocks and t.attack:
+        attack = 0
+    again = (r == 11 and t.n == 2) or (r == 13 and cfg.king_again)
+    direction = -t.direction if r == 12 and t.n > 2 else t.direction
+    nxt = t.seat if again else t.after(t.seat, 2 if r == 11 else 1, direction)
+    score = 0.0
+
+    if again:
+        follow = [x for x in rest if fits(cfg, x, c, suit, attack)]
+        if cfg.no_special_finish and len(rest) == 1 and follow and cfg.special(rest[0]):
+            follow = []
+        if follow:
+            score += W.again
+            if len(rest) == 1:
+                return 1e11
+        else:
+            score -= W.dead_again
+    elif attack:
+        match = _matching(t, c, suit, attack)
+        q = unseen.p_none(t, nxt, match)
+        score += W.attack * q * (attack + 1) * _urgency(t.counts[nxt])
+        mine_back = sum(1 for x in rest if fits(cfg, x, c, suit, attack))
+        if not mine_back:
+            back = attack + value
+            score -= W.attack * (1 - q) * back * _urgency(len(rest)) * 0.5
+        if t.attack == 0 and value:
+            if min(t.counts[s] for s in range(t.n) if s != t.seat) > W.hold_above and len(rest) > 2:
+                score -= W.hold * (0.5 if unseen.rank_left(r) < 0.5 else 1.0)
+    else:
+        match = _matching(t, c, suit, 0)
+        pb = unseen.p_none(t, nxt, match)
+        score += W.block * pb * _urgency(t.counts[nxt])
+        if t.attack == 0 and r == 11 and t.n > 2:
+            score += W.skip * (_urgency(t.counts[t.after(t.seat)]) - 1.0)
+        if r == 12 and t.n > 2:
+            before = t.after(t.seat)
+            score += W.skip * (_urgency(t.counts[before]) - _urgency(t.counts[nxt]))
+
+    # the hand left
+    score += W.follow * _follow_chance(rest, suit)
+    counts = _suit_counts(rest)
+    score -= W.suits * sum(1 for x in counts if x)
+    if suit != ANY:
+        score += W.suit_share * counts[suit] / len(rest)
+    if r == 7 and t.attack == 0:
+        score -= W.keep7
+    if c >= 52 and not t.attack:
+        score -= W.keep_joker
+    if cfg.no_special_finish and len(rest) == 1 and cfg.special(rest[0]):
+        score -= W.special_finish
+    return score
+
+
+# --- difícil's search ------------------------------------------------------------------
+
+SEARCH_MOVES: Final = 1500
+"""Engine moves a difícil decision may simulate (a fixed count, not a clock, so the same
+view always gets the same answer; about 10–15 ms on a 2-core x86-64 in CPython 3.11)."""
+SEARCH_DEPTH: Final = 20
+"""Moves a playout runs before the position is judged by the cards in hand."""
+SEARCH_CANDIDATES: Final = 5
+PRIOR: Final = 0.03
+"""Win chance a point of the evaluation is worth next to the playouts' estimate."""
+JUDGE_SLOPE: Final = 0.45
+"""An unfinished playout: a seat's chance is taken as ``exp(-slope * cards)``, shared."""
+_TRACKED: Final = ((0, "JK", 2), (2, "2", 4), (13, "K", 4), (14, "A", 4))
+
+
+def _deal(t: Table, rng: random.Random) -> JSON:
+    """A position consistent with the view: the unseen cards dealt at random to the other
+    hands (each avoiding the suits it was seen to lack, as far as the cards allow) and the
+    stock; the attack cards counted out in ``seen`` and the cards played in the log are
+    in the discard."""
+    cfg = t.config
+    deck = 54 if cfg.jokers else 52
+    hand = set(t.hand)
+    played: list[int] = []
+    for e in t.log:
+        if e.get("t") == "play":
+            c = CARD[e["card"]]
+            if c != t.top and c not in hand and c not in played:
+                played.append(c)
+    gone = set(played)
+    pool = [c for c in range(deck) if c not in hand and c != t.top and c not in gone]
+    buried: list[int] = []
+    for r, key, full in _TRACKED:
+        same = [c for c in pool if _RANK[c] == r]
+        if not same:
+            continue
+        left = max(0, full - t.seen.get(key, 0) - sum(1 for c in t.hand if _RANK[c] == r))
+        if len(same) > left:
+            rng.shuffle(same)
+            out = set(same[left:])
+            buried += same[left:]
+            pool = [c for c in pool if c not in out]
+    need = sum(t.counts) - t.counts[t.seat] + t.stock
+    rng.shuffle(pool)
+    if len(pool) > need:  # older plays, out of the log: some unseen cards are in the discard
+        extra = len(pool) - need
+        buried += pool[:extra]
+        pool = pool[extra:]
+    elif len(pool) < need:  # the discard was shuffled back into the stock
+        back = played + buried
+        rng.shuffle(back)
+        pool += back[: need - len(pool)]
+        taken = set(pool)
+        played = [c for c in played if c not in taken]
+        buried = [c for c in buried if c not in taken]
+    hands: list[list[int]] = []
+    for seat in range(t.n):
+        if seat == t.seat:
+            hands.append(list(t.hand))
+            continue
+        want, void = t.counts[seat], t.voids[seat]
+        take: list[int] = []
+        keep: list[int] = []
+        for c in pool:
+            if len(take) < want and (c >= 52 or not void >> (c // 13) & 1):
+                take.append(c)
+            else:
+                keep.append(c)
+        while len(take) < want and keep:
+            take.append(keep.pop())
+        hands.append(take)
+        pool = keep
+    discard = played + buried
+    rng.shuffle(discard)
+    discard.append(t.top)
+    seen = [0] * 15
+    for r, key, _ in _TRACKED:
+        seen[r] = t.seen.get(key, 0)
+    return {
+        "config": onecard.config_json(cfg),
+        "hands": hands,
+        "stock": pool,
+        "discard": discard,
+        "turn": t.seat,
+        "direction": t.direction,
+        "suit": "*" if t.suit == ANY else onecard.SUIT_CODES[t.suit],
+        "attack": t.attack,
+        "called": [True] * t.n,
+        "voids": list(t.voids),
+        "seen": seen,
+        "rng": rng.getrandbits(64),
+    }
+
+
+def _playout_move(state: onecard.State, seat: int) -> onecard.Move:
+    """The playouts' policy, for every seat: play from the longest suit, a 7 (naming the
+    suit held most) or a joker only when nothing else fits."""
+    plays = [m for m in onecard.legal_moves(state, seat) if type(m) is onecard.Play]
+    if not plays:
+        return onecard.DRAW
+    if len(plays) == 1:
+        return plays[0]
+    counts = [0, 0, 0, 0, 0]
+    for c in state.hands[seat]:
+        counts[c // 13 if c < 52 else 4] += 1
+    best = plays[0]
+    best_score = -99
+    top_suit = max(range(4), key=counts.__getitem__)
+    for m in plays:
+        c = m.card
+        if c >= 52:
+            score = -20
+        elif c % 13 == 5:
+            if m.suit != top_suit:
+                continue
+            score = -10 + counts[top_suit]
+        else:
+            score = counts[c // 13]
+        if score > best_score:
+            best, best_score = m, score
+    return best
+
+
+def _judge(state: onecard.State, seat: int) -> float:
+    """1 for a win, 0 for a loss; an unfinished playout by the cards in hand."""
+    if state.result is not None:
+        return 1.0 if state.result["winner"] == seat else 0.0
+    weights = [math.exp(-JUDGE_SLOPE * len(h)) for h in state.hands]
+    return weights[seat] / sum(weights)
+
+
+def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -> JSON:
+    """Determinized playouts: deal the unseen cards at random (consistently with the view),
+    try every candidate on the same deals, and keep the one that wins most often, the
+    evaluation (``priors``) settling close calls."""
+    rng = _rng(view, "dificil", "search")
+    moves = [onecard.parse_move(m) for m in candidates]
+    totals = [0.0] * len(moves)
+    used = deals = 0
+    while deals < 4 or (used < SEARCH_MOVES and deals < 200):
+        data = _deal(t, rng)
+        for i, move in enumerate(moves):
+            state = onecard.load(data)
+            onecard.apply(state, t.seat, move)
+            steps = 0
+            while state.result is None and steps < SEARCH_DEPTH:
+                seat = state.turn
+                onecard.apply(state, seat, _playout_move(state, seat))
+                steps += 1
+            used += steps + 1
+            totals[i] += _judge(state, t.seat)
+        deals += 1
+    top = max(priors)
+    best = max(
+        range(len(moves)), key=lambda i: (totals[i] / deals + PRIOR * (priors[i] - top), -i)
+    )
+    return candidates[best]

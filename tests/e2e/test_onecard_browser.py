@@ -1,0 +1,399 @@
+"""One Card in a real browser: the setup form, the table, the suit chooser, the calls and
+catches, the end of a game, the keyboard and a phone.
+
+A test that needs a given hand starts the game from a set position through the test API
+(the server runs with `--test-api`): seat 0 is ours, the bots are Ana, Luis and Marta,
+the top of the discard and the next card of the stock are the LAST codes of their strings.
+The page exposes `window.__tapete.view` / `.version`; the tests use them only to know when
+the table has settled (the bots play after us), and read the DOM for what they assert.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+TIMEOUT = 10_000  # ms
+GAME_URL = re.compile(r"/partida/[^/?#]+$")
+PHONE = {"width": 390, "height": 844}
+
+# Settled: the game is over, or it is our turn and no move of ours is on its way.
+SETTLED = """v0 => {
+  const t = window.__tapete;
+  const v = t && t.view;
+  if (!v || (v0 !== null && !(t.version > v0))) return false;
+  return !!v.result || v.turn === v.seat;
+}"""
+
+# A hand whose 7 fits the discard (a diamond on a diamond).
+SEVEN = {
+    "hands": ["7D 5S 9H", "9C 8C 3H", "2D 3D 6S"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "config": {"players": 3},
+}
+# Nothing fits the five of diamonds: no diamond, no five.
+NOTHING_FITS = {
+    "hands": ["9H 2S KC", "9C 8C 3H", "2D 3D 6S"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "config": {"players": 3},
+}
+# Two cards, one of them playable: call, then play down to one card.
+TWO_CARDS = {
+    "hands": ["5S 9H", "9C 8C 3H", "2D 3D 6S"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "config": {"players": 3},
+}
+# Ana (seat 1) holds one card and did not call: she is open to a catch. With this exact
+# table the fácil bot does not call in time (its choice is seeded by what it sees), and with
+# two players nobody else can catch her first; the catch window is the server's 3 s.
+CATCH = {
+    "hands": ["5S 9H 3C", "9S"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "exposed": [1],
+    "called": [False, False],
+}
+# One card left, and it fits: playing it wins.
+LAST_CARD = {
+    "hands": ["5S", "9C 8C 3H", "2D 3D 6S"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "config": {"players": 3},
+}
+# Sorted by suit (♥ ♦ ♣ ♠): 9H 2D KC 5S; the 2D and the 5S fit.
+KEYS = {
+    "hands": ["9H 5S KC 2D", "9C 8C 3H 10S", "4D 3D 6S 10C"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "config": {"players": 3},
+}
+
+
+expect.set_options(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+# helpers ---------------------------------------------------------------------------------
+
+
+def shot(page: Page, path: Path, *, full: bool = False) -> None:
+    page.screenshot(path=str(path), full_page=full, animations="disabled")
+
+
+def settle(page: Page, since: int | None = None) -> None:
+    page.wait_for_function(SETTLED, arg=since, timeout=TIMEOUT)
+
+
+def view(page: Page) -> dict[str, Any]:
+    result = page.evaluate("() => window.__tapete.view")
+    assert isinstance(result, dict)
+    return result
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("() => window.__tapete.version"))
+
+
+def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
+    scroll = page.evaluate("() => document.documentElement.scrollWidth")
+    assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
+
+
+def inside_viewport(page: Page, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"], (selector, box, size)
+    assert box["y"] + box["height"] <= size["height"], (selector, box, size)
+
+
+def from_position(page: Page, server_url: str, position: dict[str, Any]) -> str:
+    """Start a game against fácil bots from `position` and open its table; returns its URL."""
+    response = page.request.post(
+        f"{server_url}/api/onecard/nueva",
+        data=json.dumps({"position": position, "level": "facil"}),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    page.goto(server_url + response.json()["url"])
+    settle(page)
+    return page.url
+
+
+def start_from_setup(page: Page, server_url: str, *, tap: bool = False) -> None:
+    page.goto(f"{server_url}/onecard")
+    expect(page.locator("h1")).to_have_text("One Card")
+    page.locator('input[name="level"][value="facil"]').check()
+    start = page.get_by_role("button", name="Empezar partida")
+    start.tap() if tap else start.click()
+    page.wait_for_url(GAME_URL)
+    settle(page)
+
+
+def hand(page: Page) -> list[str]:
+    return page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.code)")
+
+
+def opponent(page: Page, seat: int) -> Locator:
+    return page.locator(f'.opp[data-seat="{seat}"]')
+
+
+def act(page: Page, how: str = "click") -> str:
+    """On our turn, play the first playable card (a 7 asks for its own suit) or draw.
+    Returns what was done: a card code or "draw"."""
+    before = version(page)
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        card = playable.first
+        code = str(card.get_attribute("data-code"))
+        card.tap() if how == "tap" else card.click()
+        if code.startswith("7"):
+            chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')
+            chooser.tap() if how == "tap" else chooser.click()
+    else:
+        code = "draw"
+        draw = page.locator("#draw")
+        expect(draw).to_be_enabled()
+        draw.tap() if how == "tap" else draw.click()
+    settle(page, before)
+    return code
+
+
+# the setup page and a first card ----------------------------------------------------------
+
+
+def test_setup_and_play_a_card(page: Page, server_url: str, screenshots: Path) -> None:
+    page.goto(f"{server_url}/onecard")
+    for name, value in (("players", "3"), ("level", "normal")):
+        expect(page.locator(f'input[name="{name}"][value="{value}"]')).to_be_checked()
+    shot(page, screenshots / "desktop-onecard-setup.png", full=True)
+
+    start_from_setup(page, server_url)
+    v = view(page)
+    assert v["config"]["players"] == 3
+    expect(page.locator(".opp")).to_have_count(2)
+    expect(page.locator(".opp strong")).to_have_text(["Ana", "Luis"])
+    expect(page.locator("#turn-label")).to_have_text("Te toca")
+    expect(page.locator("#me-count")).to_have_text(re.compile(r"^\d+ cartas$"))
+
+    # play until a card of ours lands on the discard (drawing when nothing fits)
+    for _ in range(10):
+        before = len(hand(page))
+        done = act(page)
+        if done != "draw":
+            break
+        assert len(hand(page)) > before  # one card, or the whole attack
+    else:
+        pytest.fail("ten turns without a playable card")
+    # (the log keeps four lines, and the bots' turns may have pushed ours out by now)
+    if not view(page)["result"]:
+        assert done not in hand(page)
+        assert len(hand(page)) == before - 1
+        expect(page.locator("#me-count")).to_have_text(f"{before - 1} cartas")
+    shot(page, screenshots / "desktop-onecard-table.png")
+
+
+# the 7, drawing, calling, catching, winning ----------------------------------------------
+
+
+def test_seven_names_a_suit(page: Page, server_url: str, screenshots: Path) -> None:
+    from_position(page, server_url, SEVEN)
+    assert hand(page) == ["9H", "7D", "5S"]
+    # a playable card in hand: drawing is not allowed, and the page says why
+    expect(page.locator("#draw")).to_be_disabled()
+    expect(page.locator("#why")).to_have_text(
+        "No puedes robar: tienes una carta que sirve (resaltada)."
+    )
+    expect(page.locator(".hand .card.playable")).to_have_count(2)  # 7D and 5S
+    expect(page.locator('.hand .card[data-code="9H"]')).to_have_class(re.compile(r"\bdim\b"))
+
+    page.locator('.hand .card[data-code="7D"]').click()
+    suits = page.locator("#suits")
+    expect(suits).to_be_visible()
+    expect(page.locator("#suits-title")).to_have_text("¿Qué palo pides?")
+    # the chooser counts the rest of the hand by suit
+    expect(page.locator('#suits [data-suit="S"] small')).to_have_text("picas (1)")
+    shot(page, screenshots / "desktop-onecard-suits.png")
+    before = version(page)
+    page.locator('#suits [data-suit="S"]').click()
+    expect(suits).to_be_hidden()
+    settle(page, before)
+    expect(page.locator("#log")).to_contain_text("Echas el siete de diamantes y pide picas")
+    assert "7D" not in hand(page)
+
+
+def test_draw_when_nothing_fits(page: Page, server_url: str) -> None:
+    from_position(page, server_url, NOTHING_FITS)
+    expect(page.locator(".hand .card.playable")).to_have_count(0)
+    expect(page.locator("#draw")).to_be_enabled()
+    expect(page.locator("#why")).to_have_text("No te sirve ninguna carta: roba.")
+    before = version(page)
+    page.locator("#draw").click()
+    settle(page, before)
+    # the stock's next card was the six of clubs; it shows as just drawn
+    assert "6C" in hand(page)
+    expect(page.locator('.hand .card.drawn[data-code="6C"]')).to_have_count(1)
+    expect(page.locator("#log")).to_contain_text("Robas 1 carta")
+
+
+def test_call_one_card_with_two_cards(page: Page, server_url: str) -> None:
+    from_position(page, server_url, TWO_CARDS)
+    call = page.locator("#call")
+    expect(call).to_be_enabled()
+    expect(page.locator("#me-called")).to_be_hidden()
+    call.click()
+    expect(page.locator("#me-called")).to_be_visible()
+    expect(page.locator("#me-called")).to_have_text("¡One Card!")
+    expect(call).to_be_disabled()
+    expect(page.locator("#log")).to_contain_text("Tú: «¡One Card!»")
+    # down to one card after calling: nobody can catch us
+    before = version(page)
+    page.locator('.hand .card[data-code="5S"]').click()
+    settle(page, before)
+    assert hand(page) == ["9H"]
+    expect(page.locator("#me-called")).to_be_visible()
+    expect(page.locator(".btn.catch")).to_have_count(0)
+    assert view(page)["exposed"] == []
+
+
+def test_catch_a_bot_that_forgot(page: Page, server_url: str, screenshots: Path) -> None:
+    from_position(page, server_url, CATCH)
+    ana = opponent(page, 1)
+    expect(ana.locator(".opp-count")).to_have_text("1 carta")
+    catch = ana.locator(".btn.catch")
+    expect(catch).to_be_visible(timeout=2_000)  # the window is 3 s from the game's start
+    expect(catch).to_contain_text("¡Pillado!")
+    expect(catch).to_have_attribute("aria-label", "¡Pillado! Ana")
+    shot(page, screenshots / "desktop-onecard-catch.png")
+    catch.click()
+    expect(ana.locator(".opp-count")).to_have_text("3 cartas")  # the penalty: 2 cards
+    expect(ana.locator(".btn.catch")).to_have_count(0)
+    expect(page.locator("#log")).to_contain_text("pilla a Ana: roba 2")
+    shot(page, screenshots / "desktop-onecard-caught.png")
+
+
+def test_win_with_the_last_card(page: Page, server_url: str, screenshots: Path) -> None:
+    from_position(page, server_url, LAST_CARD)
+    expect(page.locator(".hand .card.playable")).to_have_count(1)
+    page.locator('.hand .card[data-code="5S"]').click()
+    end = page.locator("#end")
+    expect(end).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado!")
+    expect(page.locator("#end-ranks li")).to_have_count(3)
+    expect(page.locator("#end-ranks li.winner")).to_have_text("1.º Tú: 0 cartas")
+    expect(page.locator("#again")).to_be_focused()
+    expect(page.locator("#draw")).to_be_disabled()
+    expect(page.locator("#call")).to_be_disabled()
+    shot(page, screenshots / "desktop-onecard-end.png")
+
+
+# the keyboard -------------------------------------------------------------------------------
+
+
+def test_keyboard(page: Page, server_url: str) -> None:
+    from_position(page, server_url, KEYS)
+    assert hand(page) == ["9H", "2D", "KC", "5S"]
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    first = page.locator(".hand .card").first
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if first.evaluate("el => el === document.activeElement"):
+            break
+    expect(first).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('.hand .card[data-code="2D"]')).to_be_focused()
+    before = version(page)
+    page.keyboard.press("Enter")
+    settle(page, before)
+    expect(page.locator("#log")).to_contain_text("Echas el dos de diamantes")
+    assert "2D" not in hand(page)
+
+    # D draws when nothing fits
+    from_position(page, server_url, NOTHING_FITS)
+    before = version(page)
+    page.keyboard.press("d")
+    settle(page, before)
+    assert len(hand(page)) == 4
+    expect(page.locator("#log")).to_contain_text("Robas 1 carta")
+
+    # U calls One Card with two cards
+    from_position(page, server_url, TWO_CARDS)
+    page.keyboard.press("u")
+    expect(page.locator("#me-called")).to_be_visible()
+    expect(page.locator("#log")).to_contain_text("Tú: «¡One Card!»")
+
+
+# the phone ----------------------------------------------------------------------------------
+
+
+def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> None:
+    page = phone
+    page.goto(f"{server_url}/onecard")
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-onecard-setup.png", full=True)
+
+    start_from_setup(page, server_url, tap=True)
+    no_horizontal_scroll(page)
+    inside_viewport(page, "#draw")
+    inside_viewport(page, "#call")
+    for _ in range(3):
+        if view(page)["result"]:
+            break
+        act(page, "tap")
+        no_horizontal_scroll(page)
+    inside_viewport(page, "#draw")
+    inside_viewport(page, "#call")
+    shot(page, screenshots / "phone-onecard-table.png")
+
+    # the suit chooser fits the screen
+    from_position(page, server_url, SEVEN)
+    page.locator('.hand .card[data-code="7D"]').tap()
+    expect(page.locator("#suits")).to_be_visible()
+    for suit in "HDCS":
+        inside_viewport(page, f'#suits [data-suit="{suit}"]')
+    shot(page, screenshots / "phone-onecard-suits.png")
+    before = version(page)
+    page.locator('#suits [data-suit="C"]').tap()
+    settle(page, before)
+    no_horizontal_scroll(page)
+
+    # a catch and the end dialog, on the small screen
+    from_position(page, server_url, CATCH)
+    catch = opponent(page, 1).locator(".btn.catch")
+    expect(catch).to_be_visible(timeout=2_000)
+    inside_viewport(page, ".btn.catch")
+    shot(page, screenshots / "phone-onecard-catch.png")
+    catch.tap()
+    expect(opponent(page, 1).locator(".opp-count")).to_have_text("3 cartas")
+
+    from_position(page, server_url, LAST_CARD)
+    page.locator('.hand .card[data-code="5S"]').tap()
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado!")
+    inside_viewport(page, ".end-card")
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-onecard-end.png")

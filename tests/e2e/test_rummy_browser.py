@@ -1,0 +1,326 @@
+"""Rummy de fichas in a real browser: dragging and clicking tiles into a draft, the server's
+check of it (valid sets, the initial meld, the reasons for a bad set), undo, drawing, the
+end of a hand and a phone.
+
+Each test starts its game from a set position through the test API (`--test-api`): seat 0
+is ours, the bots are Sofía, Pablo and Lucía, and the pool's next tile is its LAST code.
+The page exposes `window.__tapete.view` / `.draft` / `.report`; the tests use the view to know
+when the bots are done and the report to know the server has checked a draft, and read the
+DOM for what they assert.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+TIMEOUT = 10_000  # ms
+GAME_URL = re.compile(r"/partida/[^/?#]+$")
+PHONE = {"width": 390, "height": 844}
+
+# Settled: the game is over, or it is our turn again. Rummy's page has no version counter;
+# the view's `turns` goes up with every move, so it serves.
+SETTLED = """t0 => {
+  const v = window.__tapete && window.__tapete.view;
+  if (!v || (t0 !== null && !(v.turns > t0))) return false;
+  return !!v.result || v.turn === v.seat;
+}"""
+
+# Our rack has a group of three 10s (30 points: an initial meld) and a broken red run.
+RACK = "10R 10A 10N 4R 5R 7R 2A 3O 8N 11O 12A 13N 6O 1A"
+# Sofía's rack makes no set at all, so on her turn she draws. (A bot that lays tiles down
+# stalls the room: see test_bot_lays_down_its_meld.)
+MELD = {
+    "racks": [RACK, "1R 2A 3N 4O 5R 6A 7N 8O 9R 11A 12N 13O 1O 2N"],
+    "pool": "2N 3N 4N 5N 6N 7N",
+    "melded": [False, False],
+    "turn": 0,
+}
+# Sofía can open with 1R 2R 3R + 9A 9N 9O (33 points) once we have played.
+BOT_MELDS = {
+    "racks": [RACK, "1R 2R 3R 9A 9N 9O 4A 5O 6N 7O 8A 11R 12N 13O"],
+    "pool": "2N 3N 4N 5N 6N 7N",
+    "melded": [False, False],
+    "turn": 0,
+}
+# Three tiles, one group of 30: laying it down empties the rack and ends the (only) hand.
+FINISH = {
+    "racks": ["10R 10A 10N", "1R 2R 3R 9A 9N 9O 4A"],
+    "pool": "5N 6N 7N 8N",
+    "melded": [False, False],
+    "turn": 0,
+}
+
+
+expect.set_options(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+# helpers ---------------------------------------------------------------------------------
+
+
+def shot(page: Page, path: Path, *, full: bool = False) -> None:
+    page.screenshot(path=str(path), full_page=full, animations="disabled")
+
+
+def settle(page: Page, since: int | None = None) -> None:
+    page.wait_for_function(SETTLED, arg=since, timeout=TIMEOUT)
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("() => window.__tapete.view.turns"))
+
+
+def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
+    scroll = page.evaluate("() => document.documentElement.scrollWidth")
+    assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
+
+
+def from_position(page: Page, server_url: str, position: dict[str, Any]) -> str:
+    """Start a game against principiante bots from `position` and open its table."""
+    response = page.request.post(
+        f"{server_url}/api/rummy/nueva",
+        data=json.dumps({"position": position, "level": "principiante"}),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    page.goto(server_url + response.json()["url"])
+    settle(page)
+    expect(page.locator("#turn-label")).to_have_text("Te toca")
+    return page.url
+
+
+def rack_tile(page: Page, code: str) -> Locator:
+    return page.locator(f'#rack .tile[data-code="{code}"]')
+
+
+def table_set(page: Page, i: int) -> Locator:
+    return page.locator(f'#sets .set[data-set="{i}"]')
+
+
+def codes(where: Locator) -> list[str]:
+    return where.locator(".tile").evaluate_all("els => els.map(e => e.dataset.code)")
+
+
+def drag(page: Page, source: Locator, target: Locator) -> None:
+    """A mouse drag (pointer events): press on the tile, move past the 8 px threshold, drop."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a is not None and b is not None
+    x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 12, y - 12, steps=3)
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+    checked(page)
+
+
+def checked(page: Page) -> None:
+    """Wait for the server's report on the draft (the table re-renders when it comes)."""
+    page.wait_for_function("() => window.__tapete.report !== null")
+
+
+def place(page: Page, code: str, target: str, *, tap: bool = False) -> None:
+    """Pick and place: click (or tap) a rack tile, then the target (a selector)."""
+    tile = rack_tile(page, code)
+    tile.tap() if tap else tile.click()
+    expect(tile).to_have_attribute("aria-pressed", "true")
+    spot = page.locator(target)
+    spot.tap() if tap else spot.click()
+    expect(rack_tile(page, code)).to_have_count(0)
+    checked(page)
+
+
+def meld_tens(page: Page, *, tap: bool = False) -> None:
+    place(page, "10R", "#sets .new-set", tap=tap)
+    place(page, "10A", '#sets .set[data-set="0"] .slot', tap=tap)
+    place(page, "10N", '#sets .set[data-set="0"] .slot', tap=tap)
+
+
+def end_turn(page: Page, *, tap: bool = False) -> None:
+    done = page.locator("#done")
+    expect(done).to_be_enabled()  # after the server's check of the draft
+    before = version(page)
+    done.tap() if tap else done.click()
+    settle(page, before)
+
+
+# dragging, the check, ending the turn ----------------------------------------------------
+
+
+def test_drag_initial_meld(page: Page, server_url: str, screenshots: Path) -> None:
+    from_position(page, server_url, MELD)
+    expect(page.locator("#rack .tile")).to_have_count(14)
+    expect(page.locator("#meld")).to_have_text("Bajada: 0 / 30")
+    expect(page.locator("#done")).to_be_disabled()
+    shot(page, screenshots / "desktop-rummy-start.png")
+
+    drag(page, rack_tile(page, "10R"), page.locator("#sets .new-set"))
+    expect(table_set(page, 0).locator(".tile")).to_have_count(1)
+    drag(page, rack_tile(page, "10A"), table_set(page, 0))
+    drag(page, rack_tile(page, "10N"), table_set(page, 0))
+    first = table_set(page, 0)
+    expect(first.locator(".tile")).to_have_count(3)
+    assert sorted(codes(first)) == ["10A", "10N", "10R"]
+    expect(first).to_have_class(re.compile(r"\bvalid\b"))
+    expect(page.locator("#meld")).to_have_text("Bajada: 30 / 30")
+    expect(page.locator("#help")).to_have_text("Todo correcto: pulsa «Terminar turno».")
+    expect(page.locator("#rack .tile")).to_have_count(11)
+    shot(page, screenshots / "desktop-rummy-draft.png")
+
+    end_turn(page)
+    expect(page.locator("#log")).to_contain_text("Pones 3 fichas (bajada de 30)")
+    assert sorted(codes(table_set(page, 0))) == ["10A", "10N", "10R"]
+    expect(page.locator(".rm-player.me .badge-ok")).to_have_text("ha bajado")
+    expect(page.locator("#rack .tile")).to_have_count(11)
+    shot(page, screenshots / "desktop-rummy-after-meld.png")
+
+
+def test_invalid_set_undo_and_draw(page: Page, server_url: str, screenshots: Path) -> None:
+    from_position(page, server_url, MELD)
+    drag(page, rack_tile(page, "4R"), page.locator("#sets .new-set"))
+    drag(page, rack_tile(page, "5R"), table_set(page, 0))
+    drag(page, rack_tile(page, "7R"), table_set(page, 0))
+    bad = page.locator("#sets .set.invalid")
+    expect(bad).to_have_count(1)
+    expect(bad.locator(".set-why")).to_have_text("La escalera roja 4-5-7 no es válida: falta el 6.")
+    expect(bad).to_have_attribute("aria-label", re.compile(r"falta el 6"))
+    expect(page.locator("#done")).to_be_disabled()
+    expect(page.locator("#help")).to_contain_text("falta el 6")
+    shot(page, screenshots / "desktop-rummy-invalid.png")
+
+    undo = page.locator("#undo")
+    expect(undo).to_be_enabled()
+    undo.click()
+    expect(page.locator("#sets .set:not(.new-set)")).to_have_count(0)
+    expect(page.locator("#rack .tile")).to_have_count(14)
+    for code in ("4R", "5R", "7R"):
+        expect(rack_tile(page, code)).to_have_count(1)
+    expect(undo).to_be_disabled()
+
+    draw = page.locator("#draw")
+    expect(draw).to_have_text("Robar")
+    before = version(page)
+    draw.click()
+    settle(page, before)
+    expect(page.locator("#log")).to_contain_text("Robas")
+    expect(page.locator("#rack .tile")).to_have_count(15)
+    expect(rack_tile(page, "7N")).to_have_count(1)  # the pool's next tile
+
+
+def test_pick_and_place_with_clicks(page: Page, server_url: str) -> None:
+    from_position(page, server_url, MELD)
+    tile = rack_tile(page, "10R")
+    tile.click()
+    expect(tile).to_have_class(re.compile(r"\bpicked\b"))
+    expect(page.locator("#help")).to_contain_text("¿Dónde la pones?")
+    tile.click()  # a second click drops the tile
+    expect(tile).to_have_attribute("aria-pressed", "false")
+
+    meld_tens(page)
+    expect(table_set(page, 0).locator(".tile")).to_have_count(3)
+    expect(table_set(page, 0)).to_have_class(re.compile(r"\bvalid\b"))
+    end_turn(page)
+    expect(page.locator("#log")).to_contain_text("Pones 3 fichas")
+
+
+def test_bot_lays_down_its_meld(page: Page, server_url: str) -> None:
+    from_position(page, server_url, BOT_MELDS)
+    meld_tens(page)
+    done = page.locator("#done")
+    expect(done).to_be_enabled()
+    done.click()
+    expect(page.locator("#log")).to_contain_text("Pones 3 fichas")
+    # principiante thinks 0.8–2 s, times the server's pace of 0.15
+    expect(page.locator("#log")).to_contain_text("Sofía pone 6 fichas", timeout=3_000)
+    expect(page.locator("#turn-label")).to_have_text("Te toca")
+
+
+def test_hint_button(page: Page, server_url: str) -> None:
+    from_position(page, server_url, MELD)
+    hint = page.locator("#hint")
+    expect(hint).to_be_visible()
+    hint.click()
+    # a hint fills the draft with a play (here the three 10s), or says there is none
+    expect(page.locator("#sets .set:not(.new-set), #toast:not([hidden])")).not_to_have_count(
+        0, timeout=2_000
+    )
+    expect(page.locator("#toast")).not_to_contain_text("desconocido", timeout=500)
+
+
+def test_finish_a_short_hand(page: Page, server_url: str, screenshots: Path) -> None:
+    first = from_position(page, server_url, FINISH)
+    meld_tens(page)
+    expect(page.locator("#rack .tile")).to_have_count(0)
+    page.locator("#done").click()
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    expect(page.locator("#summary-title")).to_have_text("¡Has ganado la partida!")
+    # Sofía keeps 1+2+3 + 9·3 + 4 = 37 points on her rack
+    expect(page.locator("#summary-list li")).to_have_count(2)
+    expect(page.locator("#summary-list li.winner")).to_contain_text("+37")
+    expect(page.locator("#summary-list li").nth(1)).to_contain_text("Sofía: -37")
+    again = page.locator("#again")
+    expect(again).to_be_visible()
+    expect(again).to_have_text("Nueva partida")
+    expect(again).to_be_focused()
+    expect(page.locator("#summary-ok")).to_be_hidden()
+    expect(page.locator("#turn-label")).to_have_text("Partida terminada")
+    shot(page, screenshots / "desktop-rummy-summary.png")
+
+    again.click()
+    page.wait_for_url(lambda url: GAME_URL.search(url) is not None and url != first)
+    expect(page.locator("#summary")).to_be_hidden()
+    expect(page.locator("#rack .tile")).to_have_count(14)
+
+
+# the phone ----------------------------------------------------------------------------------
+
+
+def test_phone_taps(phone: Page, server_url: str, screenshots: Path) -> None:
+    page = phone
+    page.goto(f"{server_url}/rummy")
+    no_horizontal_scroll(page)
+    page.locator('input[name="level"][value="principiante"]').check()
+    shot(page, screenshots / "phone-rummy-setup.png", full=True)
+    page.get_by_role("button", name="Empezar partida").tap()
+    page.wait_for_url(GAME_URL)
+    # (not `settle`: in a dealt game Sofía may start, and a bot's play stalls the room)
+    page.wait_for_function("() => !!(window.__tapete && window.__tapete.view)")
+    expect(page.locator("#rack .tile")).to_have_count(14)
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-rummy-table.png")
+
+    from_position(page, server_url, MELD)
+    no_horizontal_scroll(page)
+    meld_tens(page, tap=True)
+    expect(table_set(page, 0)).to_have_class(re.compile(r"\bvalid\b"))
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-rummy-draft.png")
+    end_turn(page, tap=True)
+    expect(page.locator("#log")).to_contain_text("Pones 3 fichas")
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-rummy-after-meld.png", full=True)
+
+    from_position(page, server_url, FINISH)
+    meld_tens(page, tap=True)
+    page.locator("#done").tap()
+    expect(page.locator("#summary-title")).to_have_text("¡Has ganado la partida!")
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-rummy-summary.png")
