@@ -293,7 +293,7 @@ def test_catch_a_bot_that_forgot(page: Page, server_url: str, screenshots: Path)
     catch.click()
     expect(ana.locator(".opp-count")).to_have_text("3 cartas")  # the penalty: 2 cards
     expect(ana.locator(".btn.catch")).to_have_count(0)
-    expect(page.locator("#log")).to_contain_text("pilla a Ana: roba 2")
+    expect(page.locator("#log")).to_contain_text("Pillas a Ana: roba 2")
     shot(page, screenshots / "desktop-onecard-caught.png")
 
 

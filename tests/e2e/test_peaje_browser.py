@@ -208,7 +208,7 @@ def test_solitario_whole_route(phone: Page, server_url: str, screenshots: Path) 
     expect(page.locator("#who")).to_have_text("Solitario")
     prompt_is(page, "¿La siguiente será mayor o menor que el nueve de corazones?")
     assert route_cards(page) == ["9H"]
-    expect(page.locator("#counters")).to_have_text("Fallos: 0 · Peajes: 0 · Quedan 5 cartas")
+    expect(page.locator("#counters")).to_have_text("Fallos: 0 · peajes: 0 · quedan 5 cartas")
     inside_viewport(page, "#answers")
     no_horizontal_scroll(page)
 
@@ -242,7 +242,7 @@ def test_solitario_whole_route(phone: Page, server_url: str, screenshots: Path) 
     expect(end).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("¡Ruta completada!")
     expect(page.locator("#end-reason")).to_have_text("Se acertó la última pregunta de la ruta.")
-    expect(page.locator("#end-stats")).to_contain_text("3 cartas usadas · 0 fallos")
+    expect(page.locator("#end-stats")).to_contain_text("Cartas usadas: 3 · fallos: 0")
     expect(page.locator("#again")).to_be_focused()
     inside_viewport(page, "#end .end-card")
     no_horizontal_scroll(page)
@@ -272,7 +272,7 @@ def test_miss_across_a_toll(phone: Page, server_url: str, screenshots: Path) -> 
     prompt_is(page, "¿Redonda o picuda?")
     assert route_cards(page) == ["6H", "10C"]  # the card on 2 must be earned again
     expect(page.locator("#route .stop.here")).to_contain_text("2. Redonda o picuda")
-    expect(page.locator("#counters")).to_contain_text("Fallos: 1 · Peajes: 2")
+    expect(page.locator("#counters")).to_contain_text("Fallos: 1 · peajes: 2")
     no_horizontal_scroll(page)
 
 
@@ -293,7 +293,7 @@ def test_turnos_rapidos_handover(phone: Page, server_url: str, screenshots: Path
     assert alba == ["6H", "10C"]
     pay_toll(page, "¡Peaje! (de vuelta)")
     alba_counter = page.locator("#counters li").first.inner_text()  # every route is listed
-    assert "Fallos: 1 · Peajes: 2" in alba_counter, alba_counter
+    assert "Fallos: 1 · peajes: 2" in alba_counter, alba_counter
 
     handover = page.locator("#handover")
     expect(handover).to_be_visible()
@@ -353,7 +353,7 @@ def test_dos_jugadores_marks(phone: Page, server_url: str, screenshots: Path) ->
     pay_toll(page, "¡Peaje! (de vuelta)")
     expect(page.locator("#answers .btn", has_text="Revelar")).to_be_visible()
     assert route_cards(page) == ["6H"]
-    expect(page.locator("#counters")).to_contain_text("Fallos: 1 · Peajes: 2")
+    expect(page.locator("#counters")).to_contain_text("Fallos: 1 · peajes: 2")
 
 
 def test_patata_toll_draw(phone: Page, server_url: str, screenshots: Path) -> None:
