@@ -25,8 +25,9 @@ sweep keeps, per number, only the states no other state beats in both points and
 freedom (fewer open obligations, more open runs able to take a tile). The sweep is
 exact; ``deadline`` turns it into an anytime search that returns the best legal play
 found so far (``Solution.exact`` False). A joker that scores the same wherever it goes (a
-table joker scores nothing) is only put where a run needs it, and added afterwards to any
-set that can take it: that keeps the sweep small without changing the best value.
+table joker scores nothing) never starts a run (it could go on its top instead) except in
+J 12 13, and one left over is added afterwards to any set that can take it: that keeps
+the sweep smaller without changing the best value.
 
 **Rule 5 (jokers on the table).** Each table joker either keeps standing for one of the
 faces it stood for (it is then a fixed "virtual" tile of that face) or is retrieved, and
@@ -35,9 +36,10 @@ rack when the table has none). The solver tries every combination of these cases
 cheap ones first, and keeps the best; every answer is checked by
 :func:`tapete.games.rummy.check` before it is returned.
 
-**Fewest sets changed** is the third criterion, searched greedily: table sets are kept
-unchanged one by one while the best (points, tiles) stays reachable, and the layout built
-keeps every other table set it can. It is not proven minimal.
+**Fewest sets changed** is the third criterion, searched greedily: the rack alone first,
+then table sets kept unchanged one by one (at most :data:`TRIALS`) while the best (points,
+tiles) stays reachable; long runs are cut back into the table's runs where they can be.
+It is not proven minimal.
 """
 
 from __future__ import annotations
@@ -49,13 +51,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
-from tapete.games.rummy import analyze, check, joker_meanings, load
+from tapete.games.rummy import MELD_POINTS, analyze, check, joker_meanings, load
 from tapete.tiles import is_joker, make
 
 Layout = tuple[tuple[int, ...], ...]
-MELD_POINTS: Final = 30
 _K: Final = 256
 """Objective scale: points × 256 + tiles (never 256 tiles)."""
+TRIALS: Final = 6
+"""Table sets the search for fewer changes tries to keep one by one (most succeed early)."""
 _SH: Final = 7
 _MASK: Final = 127
 
@@ -170,6 +173,38 @@ def _group_split(
     return None
 
 
+@lru_cache(maxsize=65536)
+def _colour_options(
+    code: int, m: int, o: int, pr: int, yc: int, javail: int, jmax: int, nxt: int
+) -> tuple[tuple[int, int, int, int], ...]:
+    """A colour's choices at a number: ``m`` tiles that must go down, ``o`` that may,
+    ``pr`` fixed jokers for its runs, ``yc`` tiles to groups, up to ``jmax`` free jokers
+    for its runs (``javail`` left in all); ``nxt`` tiles of the colour at the next number
+    (-1 after 13). Returns (jokers, optional tiles used, next state, tiles to runs), the
+    best for each (jokers, next state)."""
+    best: dict[tuple[int, int], tuple[int, int]] = {}
+    for x in range(max(0, m - yc), m + o - yc + 1):
+        dx = x + yc - m
+        for jc in range(jmax + 1):
+            nx = _NEXT.get((code, x + pr + jc))
+            if nx is None:
+                continue
+            a1, a2, a3 = nx % 5, nx // 5 % 5, nx // 25
+            if nxt < 0:
+                if a1 + a2:
+                    continue
+                nx = 0
+            else:
+                cap = nxt + javail - jc
+                if a1 + a2 > cap:
+                    continue
+                nx = a1 + 5 * a2 + 25 * min(a3, cap - a1 - a2)
+            old = best.get((jc, nx))
+            if old is None or dx > old[0]:
+                best[jc, nx] = (dx, x)
+    return tuple((jc, dx, nx, x) for (jc, nx), (dx, x) in best.items())
+
+
 @lru_cache(maxsize=8192)
 def _configs(
     row: tuple[int, ...], prow: tuple[int, ...], jg: int
@@ -262,49 +297,27 @@ def _sweep(
     lazy = sinks and (not p.rack_jokers or len(set(wj[1:14])) == 1)
     spare = wj[13] if lazy else 0
 
-    canon_cache: dict[tuple[int, int, int, int], int] = {}
-
-    def canon(code: int, m: int, c: int, jl: int) -> int:
-        key = (code, m, c, jl)
-        r = canon_cache.get(key)
-        if r is None:
-            a1, a2, a3 = code % 5, code // 5 % 5, code // 25
-            if m > 13:
-                r = 0 if a1 + a2 == 0 else -1
-            else:
-                cap = avail[m][c] + jl
-                r = -1 if a1 + a2 > cap else a1 + 5 * a2 + 25 * min(a3, cap - a1 - a2)
-            canon_cache[key] = r
-        return r
-
     opt_cache: dict[tuple[int, int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
 
     def options(
         n: int, c: int, code: int, yc: int, pgc: int, javail: int
     ) -> list[tuple[int, int, int, int]]:
+        """(jokers, value, next state bits, tiles to runs) for colour c at number n."""
         key = (n, c, code, yc, pgc, javail)
         r = opt_cache.get(key)
         if r is not None:
             return r
-        m, o = must[n][c], opt[n][c]
-        pr = npin[n][c] - pgc
-        best: dict[tuple[int, int], tuple[int, int]] = {}
-        for x in range(max(0, m - yc), m + o - yc + 1):
-            val = (x + yc - m) * wt[n]
-            jmax = javail if near[n][c] else 0
-            if lazy:  # a joker only goes on a run (or starts J 12 13)
-                jmax = min(jmax, code % 5 + code // 5 % 5 + code // 25 + (n == 11))
-            for jc in range(jmax + 1):
-                nx = _NEXT.get((code, x + pr + jc))
-                if nx is None:
-                    continue
-                nx = canon(nx, n + 1, c, javail - jc)
-                if nx < 0:
-                    continue
-                old = best.get((jc, nx))
-                if old is None or val > old[0]:
-                    best[jc, nx] = (val, x)
-        r = [(jc, val, nx << (_SH * c), x) for (jc, nx), (val, x) in best.items()]
+        jmax = javail if near[n][c] else 0
+        if lazy:  # a joker goes on a run, it starts none (but J 12 13)
+            jmax = min(jmax, code % 5 + code // 5 % 5 + code // 25 + (n == 11))
+        nxt = avail[n + 1][c] if n < 13 else -1
+        w, sh = wt[n], _SH * c
+        r = [
+            (jc, dx * w, nx << sh, x)
+            for jc, dx, nx, x in _colour_options(
+                code, must[n][c], opt[n][c], npin[n][c] - pgc, yc, javail, jmax, nxt
+            )
+        ]
         opt_cache[key] = r
         return r
 
@@ -338,6 +351,8 @@ def _sweep(
             acc = accs[-1][idx]
             if acc + rem[n] + jr * top_joker <= floor:
                 continue
+            if deadline is not None and idx & 31 == 31 and time.perf_counter() > deadline:
+                raise _Timeout
             codes = (
                 state & _MASK,
                 state >> _SH & _MASK,
@@ -826,8 +841,9 @@ def _fewer_changes(
     solver: _Solver, table: list[tuple[int, ...]], rack: list[int], result: _Result, target: int
 ) -> _Result:
     """Keep more table sets unchanged while the best value stays reachable (greedy): first
-    every set (the rack alone), then, one by one, each set the play changed. Each trial
-    keeps the table's jokers in the rule-5 case of the best play found (one sweep)."""
+    every set (the rack alone), then, one by one, up to :data:`TRIALS` of the sets the play
+    changed, farthest from the rack's tiles first. Each trial keeps the table's jokers in
+    the rule-5 case of the best play found (one sweep)."""
     everything = frozenset(range(len(table)))
     r = solver.solve_case(everything, {}, target - 1)
     if r is not None:
@@ -835,10 +851,12 @@ def _fewer_changes(
     result.layout = _split_runs(result.layout, table)
     keep = _present(table, result.layout)
     rank = {i: k for k, i in enumerate(_order(table, rack))}
-    for i in sorted(everything - keep, key=lambda i: rank[i]):
+    for tried, i in enumerate(sorted(everything - keep, key=lambda i: rank[i])):
         if i in keep:
             continue
-        if solver.deadline is not None and time.perf_counter() > solver.deadline:
+        if tried >= TRIALS or (
+            solver.deadline is not None and time.perf_counter() > solver.deadline
+        ):
             break
         r = solver.solve_case(keep | {i}, _case_of(table, result.layout), target - 1)
         if r is not None:
