@@ -306,15 +306,15 @@ class Weights:
     """A blocked next player draws instead of playing: about two cards' swing."""
     urgency: float = 3.0
     """How much more a card of a player close to finishing counts: ``1 + urgency/count``."""
-    follow: float = 1.2
+    follow: float = 6.0
     """Being able to play again next turn."""
     suits: float = 0.35
     """Per distinct suit left in hand (dump short suits, keep the longest)."""
     suit_share: float = 0.6
     """Share of the hand in the suit to follow after the play."""
-    keep7: float = 1.2
+    keep7: float = 2.5
     """A 7 kept as an exit."""
-    hold: float = 1.5
+    hold: float = 8.0
     """An attack card kept for when an opponent is down to two or three cards."""
     hold_above: int = 3
     attack: float = 1.0
