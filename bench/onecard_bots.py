@@ -8,7 +8,11 @@ Matches (``--match``, all by default):
 
 * ``dificil-normal``: difícil against normal, heads-up (target: difícil wins ≥ 60 %);
 * ``normal-facil``: normal against fácil, heads-up (target: normal wins ≥ 60 %);
-* ``dificil-3normal``: one difícil against three normals (target: difícil wins ≥ 33 %).
+* ``dificil-3normal``: one difícil against three normals (target: difícil wins ≥ 33 %);
+* ``facil-3normal``: one fácil against three normals (for comparison, not run by default).
+
+The targets are for the game as played (standard rules, with the race below); with
+``--no-race`` or ``--house`` the figures are printed without a verdict.
 
 Seats rotate from one game to the next (game ``i`` puts the first bot at seat
 ``i % players``), and the engine draws who starts, so seat order does not bias the figures.
@@ -224,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         lo, hi = wilson(total.wins, total.games)
         first = MATCHES[match][0]
         rate = total.wins / max(1, total.games)
-        target = TARGETS.get(match)
+        target = TARGETS.get(match) if race and not house else None
         verdict = "" if target is None else "met" if rate >= target else "MISSED"
         print(f"\n{match}: {total.games} games in {seconds:.1f} s, {total.moves} moves")
         print(

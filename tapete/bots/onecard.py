@@ -111,7 +111,7 @@ def choose(view: JSON, level: str = "normal") -> Choice | None:
             lo, hi = THINK_TIMES[level]
             return dict(win), _rng(view, level, "win").uniform(lo, (lo + hi) / 2)
         p, lo, hi = CALL_TIMES[level]
-        rng = _rng(view, level, "call")
+        rng = _exposure_rng(view, level)
         if rng.random() < p:
             return {"type": "call"}, rng.uniform(lo, hi)
     # 2. catch an opponent who did not call
@@ -162,6 +162,22 @@ def _rng(view: JSON, level: str, purpose: str) -> random.Random:
             ",".join(str(c) for c in view.get("counts") or ()),
         )
     )
+    return random.Random(zlib.crc32(key.encode()))
+
+
+def _exposure_rng(view: JSON, level: str) -> random.Random:
+    """A generator for the decision to call once left open to a catch, the same however
+    many times the seat is asked while the window stays open (the others' moves change
+    the view, not the decision): seeded from the turn of the play that left one card."""
+    seat = view.get("seat")
+    log = view.get("log") or []
+    turn = int(view.get("turns") or 0)
+    for e in reversed(log):
+        if e.get("t") == "play" and e.get("seat") == seat:
+            break
+        if e.get("t") in ("play", "draw"):
+            turn -= 1
+    key = f"{level}|exposed|{seat}|{turn}|{' '.join(view.get('hand') or ())}"
     return random.Random(zlib.crc32(key.encode()))
 
 
@@ -468,6 +484,10 @@ def _follow_chance(rest: list[int], suit: int) -> float:
 
 
 def _hard_score(t: Table, unseen: Unseen, move: JSON) -> float:
+    """The evaluation of a play, in rough "cards of swing": the chance the player to move
+    next is blocked (or cannot pass the attack on), weighted by how close they are to
+    finishing; the hand left (able to follow next turn, few suits, the suit to follow held);
+    the 7s, jokers and attack cards kept for later."""
     cfg = t.config
     c, s7 = _play_of(move)
     rest = list(t.hand)
@@ -535,8 +555,9 @@ def _hard_score(t: Table, unseen: Unseen, move: JSON) -> float:
 # --- difícil's search ------------------------------------------------------------------
 
 SEARCH_MOVES: Final = 1500
-"""Engine moves a difícil decision may simulate (a fixed count, not a clock, so the same
-view always gets the same answer; about 10–15 ms on a 2-core x86-64 in CPython 3.11)."""
+"""Engine moves a difícil decision may simulate: a fixed count, not a clock, so the same
+view always gets the same answer (about 9 ms a decision, 40 ms at most, on a 2-core x86-64
+with CPython 3.11; see ``bench/RESULTS.md``)."""
 SEARCH_DEPTH: Final = 20
 """Moves a playout runs before the position is judged by the cards in hand."""
 SEARCH_CANDIDATES: Final = 5

@@ -263,6 +263,24 @@ def test_calls_one_card(level: str, low: float, high: float) -> None:
     assert low * 200 <= calls <= high * 200
 
 
+def test_the_decision_to_call_holds_while_the_window_is_open() -> None:
+    """Asked again after the others moved (the room asks after every move), fácil keeps
+    its decision: calling "half the time" means half the windows, not half the asks."""
+    answers = set()
+    for turns in range(40):
+        s = onecard.load({"hands": ["9H 4H", "5H 6H 2C", "7C 8C 3H", "2D 3D 4D"],
+                          "discard": "8H", "turns": turns, "called": [False] * 4})  # fmt: skip
+        onecard.apply(s, 0, onecard.Play(onecard.card("9H")))
+        assert s.exposed == [0]
+        first = bots.choose(onecard.view(s, 0), "facil")
+        onecard.apply(s, 1, onecard.Play(onecard.card("5H")))
+        onecard.apply(s, 2, onecard.Play(onecard.card("3H")))
+        assert s.exposed == [0]
+        assert bots.choose(onecard.view(s, 0), "facil") == first
+        answers.add(first is None)
+    assert answers == {True, False}
+
+
 @pytest.mark.parametrize("level", bots.LEVELS)
 def test_catches_a_player_who_did_not_call(level: str) -> None:
     s = onecard.load({"hands": ["9C 4D 5D", "KC"], "discard": "8H", "exposed": [1]})
