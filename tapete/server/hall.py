@@ -51,22 +51,12 @@ GAMES: dict[str, dict[str, Any]] = {
 
 def guerra_form_config(form: Mapping[str, Any]) -> dict[str, Any]:
     """Turn the setup form into a config; the engine validates it."""
-
-    def number(name: str, default: int) -> Any:
-        value = form.get(name)
-        if value is None or value == "":
-            return default
-        try:
-            return int(str(value))
-        except ValueError:
-            return value
-
     return {
-        "players": number("players", 2),
+        "players": _number(form.get("players"), 2),
         "length": form.get("length") or "corta",
-        "down": number("down", 3),
-        "ace_low": form.get("ace_low") in ("1", "on", "true"),
-        "sums": form.get("sums") in ("1", "on", "true"),
+        "down": _number(form.get("down"), 3),
+        "ace_low": _checked(form, "ace_low"),
+        "sums": _checked(form, "sums"),
         "order": form.get("order") or "random",
     }
 
@@ -78,13 +68,19 @@ def onecard_form_config(form: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     """The One Card setup form: the engine's config and the bots' level."""
     config: dict[str, Any] = {"players": _number(form.get("players"), 2)}
     for name in ONECARD_HOUSE_RULES:
-        config[name] = form.get(name) in ("1", "on", "true")
+        config[name] = _checked(form, name)
     if form.get("penalty"):
         config["penalty"] = _number(form.get("penalty"), 2)
     return config, str(form.get("level") or "normal")
 
 
+def _checked(form: Mapping[str, Any], name: str) -> bool:
+    return form.get(name) in ("1", "on", "true")
+
+
 def _number(value: Any, default: int) -> Any:
+    """An int from a form field, the default when empty; other text is passed on for the
+    engine to refuse with a clear message."""
     if value is None or value == "":
         return default
     try:

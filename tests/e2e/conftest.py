@@ -33,6 +33,7 @@ ARGS = [
 ]
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # the test modules import the shared helpers of browser.py
 STARTUP_TIMEOUT = 20.0
 # The JSON API may start games from a seed or a set position (the tests of the newer games
 # need it), and bots think at 15 % of their usual pace so a test does not wait on them.
@@ -134,3 +135,16 @@ def screenshots() -> Path:
     path = REPO / "artifacts" / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page on a 390×844 touch screen, in its own context (a guest of its own)."""
+    from browser import PHONE, TIMEOUT
+
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

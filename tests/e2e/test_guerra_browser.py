@@ -9,21 +9,19 @@ for everything they assert.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from browser import TIMEOUT, inside_viewport, no_horizontal_scroll, shot
+from playwright.sync_api import Page, expect
 
-TIMEOUT = 10_000  # ms, for expect() and waits on the table
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
 CARD_NAME = re.compile(
     r"^(as|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|jota|reina|rey) "
     r"de (corazones|diamantes|tréboles|picas)$"
 )
 VALUES = {"J": 11, "Q": 12, "K": 13, "A": 14}
-PHONE = {"width": 390, "height": 844}
 
 # The table is settled when the game is over or it waits for us (the bots follow our turn).
 SETTLED = """v0 => {
@@ -37,21 +35,7 @@ SETTLED = """v0 => {
 expect.set_options(timeout=TIMEOUT)
 
 
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(TIMEOUT)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
 # helpers ---------------------------------------------------------------------------------
-
-
-def shot(page: Page, path: Path, *, full: bool = False) -> None:
-    page.screenshot(path=str(path), full_page=full, animations="disabled")
 
 
 def settle(page: Page, since: int | None = None) -> None:
@@ -126,20 +110,6 @@ def play_until_war(page: Page, limit: int, how: str = "space") -> bool:
             return False
         turn(page, how)
     return at_war(page)
-
-
-def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
-    scroll = page.evaluate("() => document.documentElement.scrollWidth")
-    assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
-
-
-def inside_viewport(page: Page, selector: str) -> None:
-    box = page.locator(selector).bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
-    assert box["x"] + box["width"] <= size["width"], (selector, box, size)
-    assert box["y"] + box["height"] <= size["height"], (selector, box, size)
 
 
 def autoplay_to_end(page: Page) -> None:

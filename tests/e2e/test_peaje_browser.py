@@ -10,18 +10,14 @@ tests read only to wait for it; every assertion reads the DOM.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from browser import TIMEOUT, inside_viewport, no_horizontal_scroll, open_position, shot
+from playwright.sync_api import Page, expect
 
-TIMEOUT = 10_000  # ms
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
-PHONE = {"width": 390, "height": 844}
 
 # Fácil: 1 mayor o menor · PEAJE · 2 roja o negra · 3 palo. From the nine of hearts the
 # ten of clubs is higher, the five of diamonds red, the two of hearts a heart.
@@ -63,45 +59,11 @@ PATATA = {
 expect.set_options(timeout=TIMEOUT)
 
 
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(TIMEOUT)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
 # helpers ---------------------------------------------------------------------------------
 
 
-def shot(page: Page, path: Path, *, full: bool = False) -> None:
-    page.screenshot(path=str(path), full_page=full, animations="disabled")
-
-
-def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
-    scroll = page.evaluate("() => document.documentElement.scrollWidth")
-    assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
-
-
-def inside_viewport(page: Page, selector: str) -> None:
-    box = page.locator(selector).bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
-    assert box["x"] + box["width"] <= size["width"], (selector, box, size)
-    assert box["y"] + box["height"] <= size["height"], (selector, box, size)
-
-
 def from_position(page: Page, server_url: str, position: dict[str, Any]) -> str:
-    response = page.request.post(
-        f"{server_url}/api/peaje/nueva",
-        data=json.dumps({"position": position}),
-        headers={"content-type": "application/json"},
-    )
-    assert response.status == 201, response.text()
-    page.goto(server_url + response.json()["url"])
+    open_position(page, server_url, "peaje", position)
     page.wait_for_function("() => !!(window.__tapete && window.__tapete.view)")
     return page.url
 

@@ -11,18 +11,14 @@ DOM for what they assert.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from browser import TIMEOUT, no_horizontal_scroll, open_position, shot
+from playwright.sync_api import Locator, Page, expect
 
-TIMEOUT = 10_000  # ms
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
-PHONE = {"width": 390, "height": 844}
 
 # Settled: the game is over, or it is our turn again. Rummy's page has no version counter;
 # the view's `turns` goes up with every move, so it serves.
@@ -61,21 +57,7 @@ FINISH = {
 expect.set_options(timeout=TIMEOUT)
 
 
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(TIMEOUT)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
 # helpers ---------------------------------------------------------------------------------
-
-
-def shot(page: Page, path: Path, *, full: bool = False) -> None:
-    page.screenshot(path=str(path), full_page=full, animations="disabled")
 
 
 def settle(page: Page, since: int | None = None) -> None:
@@ -86,20 +68,9 @@ def version(page: Page) -> int:
     return int(page.evaluate("() => window.__tapete.view.turns"))
 
 
-def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
-    scroll = page.evaluate("() => document.documentElement.scrollWidth")
-    assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
-
-
 def from_position(page: Page, server_url: str, position: dict[str, Any]) -> str:
     """Start a game against principiante bots from `position` and open its table."""
-    response = page.request.post(
-        f"{server_url}/api/rummy/nueva",
-        data=json.dumps({"position": position, "level": "principiante"}),
-        headers={"content-type": "application/json"},
-    )
-    assert response.status == 201, response.text()
-    page.goto(server_url + response.json()["url"])
+    open_position(page, server_url, "rummy", position, "principiante")
     settle(page)
     expect(page.locator("#turn-label")).to_have_text("Te toca")
     return page.url

@@ -1,10 +1,8 @@
 // La guerra's table: renders the views the server sends; sends "turn".
 import { GameSocket } from "./net.js";
+import { toast, tr } from "./ui.js";
 import { cardEl, backEl, cardText } from "./cards.js";
 
-const S = window.TAPETE_STRINGS || {};
-const tr = (key, params = {}) =>
-  (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
 
 const root = document.getElementById("guerra");
 const seatsEl = document.getElementById("seats");
@@ -15,7 +13,6 @@ const warsLabel = document.getElementById("wars-label");
 const autoEl = document.getElementById("autoplay");
 const speedEl = document.getElementById("speed");
 const connEl = document.getElementById("conn");
-const toastEl = document.getElementById("toast");
 const endEl = document.getElementById("end");
 
 let seats = [];
@@ -254,12 +251,6 @@ document.addEventListener("keydown", (ev) => {
 autoEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JSON.stringify({ speed: speedEl.value })); scheduleAuto(); });
 speedEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JSON.stringify({ speed: speedEl.value })); scheduleAuto(); });
 
-function toast(text) {
-  toastEl.textContent = text;
-  toastEl.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { toastEl.hidden = true; }, 3500);
-}
 
 const sock = new GameSocket(root.dataset.game, {
   message(msg) {

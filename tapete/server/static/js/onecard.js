@@ -1,13 +1,10 @@
 // One Card's table: renders the server's views, highlights the legal moves it sends,
 // and sends the player's choices. No rules here.
 import { GameSocket } from "./net.js";
+import { $, toast, tr } from "./ui.js";
 import { cardEl, backEl, cardName, suitName } from "./cards.js";
 
-const S = window.TAPETE_STRINGS || {};
-const tr = (key, params = {}) =>
-  (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
 
-const $ = (id) => document.getElementById(id);
 const root = $("onecard");
 const handEl = $("hand");
 const drawBtn = $("draw");
@@ -15,7 +12,6 @@ const callBtn = $("call");
 const whyEl = $("why");
 const suitsEl = $("suits");
 const endEl = $("end");
-const toastEl = $("toast");
 const connEl = $("conn");
 
 let seats = [];
@@ -295,12 +291,6 @@ document.addEventListener("keydown", (ev) => {
   else if (k === "u" && canCall()) send({ type: "call" });
 });
 
-function toast(text) {
-  toastEl.textContent = text;
-  toastEl.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { toastEl.hidden = true; }, 3500);
-}
 
 function setClocks(list) {
   const now = performance.now();

@@ -1,11 +1,8 @@
 // El Peaje: one phone passed around the table. Big buttons; the server judges everything.
 import { GameSocket } from "./net.js";
+import { $, toast, tr } from "./ui.js";
 import { cardEl, backEl, cardName } from "./cards.js";
 
-const S = window.TAPETE_STRINGS || {};
-const tr = (key, params = {}) =>
-  (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
-const $ = (id) => document.getElementById(id);
 const root = $("peaje");
 
 let view = null;
@@ -229,13 +226,6 @@ function send(move) {
   if (sock.move(move)) waiting = true;
 }
 
-function toast(text) {
-  const el = $("toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
-}
 
 const sock = new GameSocket(root.dataset.game, {
   message(msg) {

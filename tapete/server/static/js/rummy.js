@@ -1,11 +1,8 @@
 // Rummy de fichas: the player builds a draft of the whole table (drag and drop, or pick and
 // place with clicks or the keyboard); the server checks the draft and says what is wrong.
 import { GameSocket } from "./net.js";
+import { $, toast, tr } from "./ui.js";
 
-const S = window.TAPETE_STRINGS || {};
-const tr = (key, params = {}) =>
-  (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
-const $ = (id) => document.getElementById(id);
 
 const COLOURS = { R: "rojo", A: "azul", N: "negro", O: "naranja" };
 const MARKS = { R: "●", A: "■", N: "▲", O: "◆" };
@@ -427,13 +424,6 @@ function applyHint(table) {
   afterChange();
 }
 
-function toast(text) {
-  const el = $("toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
-}
 
 // --- the socket --------------------------------------------------------------------
 

@@ -1,0 +1,52 @@
+"""What every browser test shares: sizes, screenshots, layout checks, starting from a position.
+
+Imported by the test modules (``tests/e2e`` is put on ``sys.path`` by its conftest).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+TIMEOUT = 10_000  # ms, for expect() and waits on a table
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page: Page, path: Path, *, full: bool = False) -> None:
+    page.screenshot(path=str(path), full_page=full, animations="disabled")
+
+
+def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
+    scroll = page.evaluate("() => document.documentElement.scrollWidth")
+    assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
+
+
+def inside_viewport(page: Page, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"], (selector, box, size)
+    assert box["y"] + box["height"] <= size["height"], (selector, box, size)
+
+
+def open_position(
+    page: Page, server_url: str, kind: str, position: dict[str, Any], level: str | None = None
+) -> None:
+    """Start a ``kind`` game from ``position`` (the server runs with --test-api) and open it.
+
+    The request goes from the page's own context, so the game belongs to that guest.
+    """
+    body: dict[str, Any] = {"position": position}
+    if level is not None:
+        body["level"] = level
+    response = page.request.post(
+        f"{server_url}/api/{kind}/nueva",
+        data=json.dumps(body),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    page.goto(server_url + response.json()["url"])
