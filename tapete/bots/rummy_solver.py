@@ -57,6 +57,8 @@ from tapete.tiles import is_joker, make
 Layout = tuple[tuple[int, ...], ...]
 _K: Final = 256
 """Objective scale: points × 256 + tiles (never 256 tiles)."""
+BEAM: Final = 24
+"""States a number the quick first sweep keeps (its answer bounds the exact sweep)."""
 TRIALS: Final = 6
 """Table sets the search for fewer changes tries to keep one by one (most succeed early)."""
 _SH: Final = 7
@@ -173,20 +175,55 @@ def _group_split(
     return None
 
 
+def _lazy_next(code: int, r: int, j: int, start: bool) -> int | None:
+    """The next state of a colour whose runs take ``r`` real tiles and ``j`` jokers when a
+    joker only goes where a run needs it: jokers continue the runs that must go on first,
+    then longer runs — such a run must then go on (a joker at the end of a run of three or
+    more can always be moved to another set) — and start a run only at 11 (J 12 13)
+    when ``start``; real tiles continue what is left, the longer runs first, then start
+    runs. None when that leaves a short run unfinished or a joker unplaced."""
+    a1, a2, a3 = code % 5, code // 5 % 5, code // 25
+    forced = a1 + a2
+    jf = min(j, forced)
+    if r < forced - jf:
+        return None
+    jl = min(j - jf, a3)
+    jn = j - jf - jl
+    if jn > (1 if start else 0):
+        return None
+    rest = r - (forced - jf)
+    rl = min(rest, a3 - jl)
+    n1, n2, n3 = rest - rl + jn, a1 + jl, a2 + rl
+    if n1 + n2 + n3 > 4:
+        return None
+    return n1 + 5 * n2 + 25 * n3
+
+
 @lru_cache(maxsize=65536)
 def _colour_options(
-    code: int, m: int, o: int, pr: int, yc: int, javail: int, jmax: int, nxt: int
+    code: int,
+    m: int,
+    o: int,
+    pr: int,
+    yc: int,
+    javail: int,
+    jmax: int,
+    nxt: int,
+    lazy: bool = False,
+    start: bool = False,
 ) -> tuple[tuple[int, int, int, int], ...]:
     """A colour's choices at a number: ``m`` tiles that must go down, ``o`` that may,
     ``pr`` fixed jokers for its runs, ``yc`` tiles to groups, up to ``jmax`` free jokers
     for its runs (``javail`` left in all); ``nxt`` tiles of the colour at the next number
-    (-1 after 13). Returns (jokers, optional tiles used, next state, tiles to runs), the
-    best for each (jokers, next state)."""
+    (-1 after 13); ``lazy`` and ``start`` as in :func:`_lazy_next`. Returns (jokers,
+    optional tiles used, next state, tiles to runs), the best for each (jokers, next
+    state)."""
     best: dict[tuple[int, int], tuple[int, int]] = {}
     for x in range(max(0, m - yc), m + o - yc + 1):
         dx = x + yc - m
         for jc in range(jmax + 1):
-            nx = _NEXT.get((code, x + pr + jc))
+            k = x + pr
+            nx = _lazy_next(code, k, jc, start) if lazy else _NEXT.get((code, k + jc))
             if nx is None:
                 continue
             a1, a2, a3 = nx % 5, nx // 5 % 5, nx // 25
@@ -265,6 +302,7 @@ def _sweep(
     lb: int | None,
     deadline: float | None,
     sinks: bool = True,
+    beam: int = 0,
 ) -> _Result | None:
     """The best layout of ``p`` worth more than ``lb`` (any, when lb is None).
 
@@ -290,12 +328,22 @@ def _sweep(
     rem = [0] * 15
     for n in range(13, 0, -1):
         rem[n] = rem[n + 1] + sum(opt[n]) * wt[n]
-    top_joker = max(wj)
     # When a joker left over scores the same wherever it goes (a table joker scores nothing;
     # a rack joker the same at any number for some objectives), the sweep only puts jokers
     # where a set needs them and adds the others afterwards where any set can take them.
+    # Every joker then ends on the table and scores the same: the sweep counts them as one
+    # kind, worth nothing, and adds what the rack's are worth at the end.
     lazy = sinks and (not p.rack_jokers or len(set(wj[1:14])) == 1)
-    spare = wj[13] if lazy else 0
+    extra = 0
+    jokers_t, jokers_r = list(p.free_table), list(p.rack_jokers)
+    if lazy:
+        extra = jr0 * wj[13]
+        jt0, jr0 = j0, 0
+        jokers_t, jokers_r = jokers_t + jokers_r, []
+        wj = tuple(0 for _ in wj)
+    top_joker = max(wj)
+    floor0 = lb if lb is not None else -1
+    floor = floor0 - extra
 
     opt_cache: dict[tuple[int, int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
 
@@ -315,7 +363,16 @@ def _sweep(
         r = [
             (jc, dx * w, nx << sh, x)
             for jc, dx, nx, x in _colour_options(
-                code, must[n][c], opt[n][c], npin[n][c] - pgc, yc, javail, jmax, nxt
+                code,
+                must[n][c],
+                opt[n][c],
+                npin[n][c] - pgc,
+                yc,
+                javail,
+                jmax,
+                nxt,
+                lazy,
+                n == 11,
             )
         ]
         opt_cache[key] = r
@@ -338,7 +395,6 @@ def _sweep(
     keys: list[list[tuple[int, int, int]]] = [[(0, jt0, jr0)]]
     accs: list[list[int]] = [[0]]
     steps: list[list[_Step]] = [[]]
-    floor = lb if lb is not None else -1
     for n in range(1, 14):
         if deadline is not None and time.perf_counter() > deadline:
             raise _Timeout
@@ -421,6 +477,8 @@ def _sweep(
         by_code: list[dict[int, int]] = [{}, {}, {}, {}]
         by_jokers: dict[tuple[int, int], int] = {}
         for key, (v, step) in items:
+            if beam and len(nkeys) >= beam:
+                break
             ns, a, b = key & 0xFFFFFFF, key >> 28 & 3, key >> 30
             codes = (ns & _MASK, ns >> _SH & _MASK, ns >> 2 * _SH & _MASK, ns >> 3 * _SH)
             if nkeys:
@@ -453,11 +511,11 @@ def _sweep(
             return None
     best_i = -1
     best_v = -1
-    for i, (state, jt, jr) in enumerate(keys[-1]):
-        v = accs[-1][i] + jr * spare
+    for i, (state, jt, _jr) in enumerate(keys[-1]):
+        v = accs[-1][i] + extra
         if state == 0 and (sinks or jt == 0) and (best_i < 0 or v > best_v):
             best_i, best_v = i, v
-    if best_i < 0 or best_v <= floor:
+    if best_i < 0 or best_v <= floor0:
         return None
     path: list[_Step] = []
     i = best_i
@@ -466,7 +524,7 @@ def _sweep(
         path.append(step)
         i = step[0]
     path.reverse()
-    layout = _build(p, path)
+    layout = _build(p, path, jokers_t, jokers_r, lazy)
     _key, left_t, left_r = keys[-1][best_i]
     if left_t or (lazy and left_r):
         used = {t for s in layout for t in s}
@@ -476,7 +534,7 @@ def _sweep(
         for j in spares:
             placed = _sink(layout, j, p.origins.get(j, []))
             if placed is None:
-                return _sweep(p, weights, lb, deadline, sinks=False)
+                return _sweep(p, weights, lb, deadline, sinks=False, beam=beam)
             layout = placed
     return _Result(best_v + p.bonus, layout)
 
@@ -504,12 +562,60 @@ def _sink(
     return [*layout[:i], cand, *layout[i + 1 :]]
 
 
-def _build(p: _Problem, path: list[_Step]) -> list[tuple[int, ...]]:
-    """The sets the sweep's choices make."""
-    free_t = list(p.free_table)
-    free_r = list(p.rack_jokers)
+_Run = tuple[list[int], bool]
+"""An open run and whether it must go on although it has three tiles (it ends with a
+joker that only a next tile justifies: see :func:`_lazy_next`)."""
+
+
+def _extend(open_runs: list[_Run], pieces: list[int], done: list[tuple[int, ...]]) -> list[_Run]:
+    """A number's pieces for a colour's runs: the short runs first, then the longer ones,
+    then new runs (as :data:`_NEXT` counts them)."""
+    order = sorted((r for r, _g in open_runs), key=len)
+    nxt: list[_Run] = []
+    for r in order:
+        if pieces:
+            r.append(pieces.pop(0))
+            nxt.append((r, False))
+        else:
+            assert len(r) >= 3
+            done.append(tuple(r))
+    nxt.extend(([t], False) for t in pieces)
+    return nxt
+
+
+def _extend_lazy(
+    open_runs: list[_Run], reals: list[int], jokers: list[int], done: list[tuple[int, ...]]
+) -> list[_Run]:
+    """Like :func:`_extend`, placing the jokers as :func:`_lazy_next` counts them."""
+    forced = [r for r, gap in open_runs if gap or len(r) < 3]
+    longer = [r for r, gap in open_runs if not gap and len(r) >= 3]
+    nxt: list[_Run] = []
+    for r in forced:
+        r.append(jokers.pop() if jokers else reals.pop())
+        nxt.append((r, False))
+    for r in longer:
+        if jokers:
+            r.append(jokers.pop())
+            nxt.append((r, True))
+        elif reals:
+            r.append(reals.pop())
+            nxt.append((r, False))
+        else:
+            done.append(tuple(r))
+    nxt.extend(([t], False) for t in reals + jokers)
+    return nxt
+
+
+def _build(
+    p: _Problem, path: list[_Step], jokers_t: list[int], jokers_r: list[int], lazy: bool
+) -> list[tuple[int, ...]]:
+    """The sets the sweep's choices make (``jokers_t`` and ``jokers_r``: the jokers the
+    sweep counted as table jokers and as rack jokers; ``lazy``: jokers placed as
+    :func:`_lazy_next` counts them)."""
+    free_t = list(jokers_t)
+    free_r = list(jokers_r)
     done: list[tuple[int, ...]] = []
-    runs: list[list[list[int]]] = [[] for _ in range(4)]
+    runs: list[list[_Run]] = [[] for _ in range(4)]
     for n, (_i, y, pg, jg, xs, js, t) in enumerate(path, start=1):
         jj = sum(js) + jg
         ids = [free_t.pop() for _ in range(t)] + [free_r.pop() for _ in range(jj - t)]
@@ -529,25 +635,14 @@ def _build(p: _Problem, path: list[_Step]) -> list[tuple[int, ...]]:
             done.append(tuple(g))
         # runs
         for c in range(4):
-            pieces = [make(c, n)] * xs[c] + p.pins[n][c][pg[c] :]
-            pieces += [ids.pop() for _ in range(js[c])]
-            open_runs = runs[c]
-            open_runs.sort(key=len)
-            forced = [r for r in open_runs if len(r) < 3]
-            free = [r for r in open_runs if len(r) >= 3]
-            order = forced + free
-            nxt: list[list[int]] = []
-            for r in order:
-                if pieces:
-                    r.append(pieces.pop(0))
-                    nxt.append(r)
-                else:
-                    assert len(r) >= 3
-                    done.append(tuple(r))
-            nxt.extend([t_] for t_ in pieces)
-            runs[c] = nxt
+            reals = [make(c, n)] * xs[c] + p.pins[n][c][pg[c] :]
+            jokers = [ids.pop() for _ in range(js[c])]
+            if lazy:
+                runs[c] = _extend_lazy(runs[c], reals, jokers, done)
+            else:
+                runs[c] = _extend(runs[c], reals + jokers, done)
     for c in range(4):
-        for r in runs[c]:
+        for r, _gap in runs[c]:
             done.append(tuple(r))
     return done
 
@@ -679,8 +774,14 @@ class _Solver:
         return combos
 
     def sweep(self, p: _Problem, lb: int | None) -> _Result | None:
+        floor = None if lb is None else lb - p.bonus
         try:
-            r = _sweep(p, self.weights, None if lb is None else lb - p.bonus, self.deadline)
+            quick = _sweep(p, self.weights, floor, self.deadline, beam=BEAM)
+            if quick is not None:
+                floor = quick.value - p.bonus
+            r = _sweep(p, self.weights, floor, self.deadline)
+            if r is None:
+                r = quick
         except _Timeout:
             self.exact = False
             return None
