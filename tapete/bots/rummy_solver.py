@@ -303,6 +303,7 @@ def _sweep(
     deadline: float | None,
     sinks: bool = True,
     beam: int = 0,
+    cache: dict[bool, dict[int, list[list[list[tuple[int, int, int, int]]]]]] | None = None,
 ) -> _Result | None:
     """The best layout of ``p`` worth more than ``lb`` (any, when lb is None).
 
@@ -345,50 +346,33 @@ def _sweep(
     floor0 = lb if lb is not None else -1
     floor = floor0 - extra
 
-    opt_cache: dict[tuple[int, int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
-
-    def options(
-        n: int, c: int, code: int, yc: int, pgc: int, javail: int
-    ) -> list[tuple[int, int, int, int]]:
-        """(jokers, value, next state bits, tiles to runs) for colour c at number n."""
-        key = (n, c, code, yc, pgc, javail)
-        r = opt_cache.get(key)
-        if r is not None:
-            return r
-        jmax = javail if near[n][c] else 0
-        if lazy:  # a joker goes on a run, it starts none (but J 12 13)
-            jmax = min(jmax, code % 5 + code // 5 % 5 + code // 25 + (n == 11))
-        nxt = avail[n + 1][c] if n < 13 else -1
-        w, sh = wt[n], _SH * c
-        r = [
-            (jc, dx * w, nx << sh, x)
-            for jc, dx, nx, x in _colour_options(
-                code,
-                must[n][c],
-                opt[n][c],
-                npin[n][c] - pgc,
-                yc,
-                javail,
-                jmax,
-                nxt,
-                lazy,
-                n == 11,
-            )
-        ]
-        opt_cache[key] = r
-        return r
-
-    tab_cache: dict[tuple[int, int, int, int], list[list[list[tuple[int, int, int, int]]]]] = {}
+    tab_cache = {} if cache is None else cache.setdefault(lazy, {})
 
     def table_of(
         n: int, c: int, code: int, ja: int, ys: range, pgs: range
     ) -> list[list[list[tuple[int, int, int, int]]]]:
-        """The options of colour c at number n, by tiles and pinned jokers sent to groups."""
-        key = (n, c, code, ja)
+        """Colour c's choices at number n by tiles and pinned jokers sent to groups:
+        (jokers, value, next state bits, tiles to runs), the best first."""
+        key = ((n * 4 + c) * 128 + code) * 8 + ja
         r = tab_cache.get(key)
-        if r is None:
-            r = [[options(n, c, code, yc, pc, ja) for pc in pgs] for yc in ys]
-            tab_cache[key] = r
+        if r is not None:
+            return r
+        jmax = ja if near[n][c] else 0
+        if lazy:  # a joker goes on a run, it starts none (but J 12 13)
+            jmax = min(jmax, code % 5 + code // 5 % 5 + code // 25 + (n == 11))
+        nxt = avail[n + 1][c] if n < 13 else -1
+        w, sh = wt[n], _SH * c
+        m, o, pins_n = must[n][c], opt[n][c], npin[n][c]
+        r = []
+        for yc in ys:
+            row_r = []
+            for pc in pgs:
+                found = _colour_options(code, m, o, pins_n - pc, yc, ja, jmax, nxt, lazy, n == 11)
+                opts = [(jc, dx * w, nx << sh, x) for jc, dx, nx, x in found]
+                opts.sort(key=lambda o: -o[1])  # best first: the loops stop at the bound
+                row_r.append(opts)
+            r.append(row_r)
+        tab_cache[key] = r
         return r
 
     # frontier: key (state, jt, jr) -> acc; steps for reconstruction
@@ -402,6 +386,7 @@ def _sweep(
         prow = tuple(npin[n])
         ys = [range(row[c] + 1) for c in range(4)]
         pgs = [range(prow[c] + 1) for c in range(4)]
+        kbase = [(n * 4 + c) * 128 for c in range(4)]
         cand: dict[int, tuple[int, _Step]] = {}
         for idx, (state, jt, jr) in enumerate(keys[-1]):
             acc = accs[-1][idx]
@@ -417,9 +402,22 @@ def _sweep(
             )
             jav = jt + jr
             base = jt << 28 | jr << 30
+            need = floor - acc - rem[n + 1] - jr * top_joker
             for jg in range(min(2, jav) + 1):
                 ja = jav - jg
-                per = [table_of(n, c, codes[c], ja, ys[c], pgs[c]) for c in range(4)]
+                t0 = tab_cache.get((kbase[0] + codes[0]) * 8 + ja) or table_of(
+                    n, 0, codes[0], ja, ys[0], pgs[0]
+                )
+                t1 = tab_cache.get((kbase[1] + codes[1]) * 8 + ja) or table_of(
+                    n, 1, codes[1], ja, ys[1], pgs[1]
+                )
+                t2 = tab_cache.get((kbase[2] + codes[2]) * 8 + ja) or table_of(
+                    n, 2, codes[2], ja, ys[2], pgs[2]
+                )
+                t3 = tab_cache.get((kbase[3] + codes[3]) * 8 + ja) or table_of(
+                    n, 3, codes[3], ja, ys[3], pgs[3]
+                )
+                per = (t0, t1, t2, t3)
                 for y, pg in _configs(row, prow, jg):
                     o0 = per[0][y[0]][pg[0]]
                     if not o0:
@@ -433,21 +431,35 @@ def _sweep(
                     o3 = per[3][y[3]][pg[3]]
                     if not o3:
                         continue
+                    # a choice worth no more than ``need`` cannot beat the floor
+                    m3 = o3[0][1]
+                    m23 = o2[0][1] + m3
+                    m123 = o1[0][1] + m23
                     for j_0, v_0, s_0, x_0 in o0:
+                        if v_0 + m123 <= need:
+                            break
                         for j_1, v_1, s_1, x_1 in o1:
+                            v01 = v_0 + v_1
+                            if v01 + m23 <= need:
+                                break
                             j01 = j_0 + j_1
                             if j01 > ja:
                                 continue
                             for j_2, v_2, s_2, x_2 in o2:
+                                v012 = v01 + v_2
+                                if v012 + m3 <= need:
+                                    break
                                 j012 = j01 + j_2
                                 if j012 > ja:
                                     continue
                                 for j_3, v_3, s_3, x_3 in o3:
+                                    if v012 + v_3 <= need:
+                                        break
                                     jj = j012 + j_3
                                     if jj > ja:
                                         continue
                                     jj += jg
-                                    val = acc + v_0 + v_1 + v_2 + v_3
+                                    val = acc + v012 + v_3
                                     ns = s_0 | s_1 | s_2 | s_3
                                     if not jj:
                                         key = ns | base
@@ -534,7 +546,7 @@ def _sweep(
         for j in spares:
             placed = _sink(layout, j, p.origins.get(j, []))
             if placed is None:
-                return _sweep(p, weights, lb, deadline, sinks=False, beam=beam)
+                return _sweep(p, weights, lb, deadline, sinks=False, beam=beam, cache=cache)
             layout = placed
     return _Result(best_v + p.bonus, layout)
 
@@ -543,8 +555,8 @@ def _sink(
     layout: list[tuple[int, ...]], joker: int, faces: list[tuple[int, int]]
 ) -> list[tuple[int, ...]] | None:
     """``layout`` with ``joker`` added to a set that can take it — where it stands for one
-    of ``faces`` (what it stood for) if it can."""
-    options: list[tuple[int, int, tuple[int, ...]]] = []
+    of ``faces`` (what it stood for) if it can, else for the highest number it can."""
+    options: list[tuple[int, int, int, tuple[int, ...]]] = []
     for i, s in enumerate(layout):
         info = analyze(s)
         if not info.valid:
@@ -553,12 +565,12 @@ def _sink(
         for cand in tries:
             ci = analyze(cand)
             if ci.valid:
-                keeps = any(set(m) & set(faces) for k, m in ci.meanings.items() if cand[k] == joker)
-                options.append((0 if keeps else 1, i, cand))
-                break
+                meant = [m for k, m in ci.meanings.items() if cand[k] == joker]
+                keeps = any(set(m) & set(faces) for m in meant)
+                options.append((0 if keeps else 1, -min(meant[0])[1], i, cand))
     if not options:
         return None
-    _rank, i, cand = min(options)
+    _rank, _high, i, cand = min(options)
     return [*layout[:i], cand, *layout[i + 1 :]]
 
 
@@ -712,6 +724,12 @@ class _Solver:
         self.exact = True
         self._keep: frozenset[int] = frozenset()
         self.state = load({"racks": [self.rack, []], "table": self.table, "melded": [True, True]})
+        self.set_meanings = [_meanings([s]) for s in self.table]
+        self.origins = {j: m for ms in self.set_meanings for j, m in ms}
+
+    def loose_meanings(self, keep: frozenset[int]) -> list[tuple[int, list[tuple[int, int]]]]:
+        """What each joker of the sets not kept stood for."""
+        return [m for i, ms in enumerate(self.set_meanings) if i not in keep for m in ms]
 
     # a problem with some sets kept as they are
     def problem(
@@ -741,7 +759,7 @@ class _Solver:
         bonus = 0
         forced: list[int] = []
         if case is not None:
-            loose_jokers = [j for j, _m in _meanings(loose)]
+            loose_jokers = [j for j, _m in self.loose_meanings(keep)]
             need: Counter[tuple[int, int]] = Counter()
             for j, (kind, (c, n)) in zip(loose_jokers, case, strict=True):
                 if kind == "A":
@@ -759,29 +777,36 @@ class _Solver:
                     bonus += short * self.weights[0][n]
                     forced += [make(c, n)] * short
         p = _Problem(must, opt, pins, free_table, rack_jokers, bonus, forced)
-        p.origins = dict(_meanings(self.table))
+        p.origins = self.origins
         _placeable(p)
         return p
 
     def cases(self, keep: frozenset[int]) -> list[tuple[tuple[str, tuple[int, int]], ...]]:
-        loose = [s for i, s in enumerate(self.table) if i not in keep]
         per_joker = []
-        for _j, faces in _meanings(loose):
+        for _j, faces in self.loose_meanings(keep):
             per_joker.append([("A", f) for f in faces] + [("B", f) for f in faces])
         combos = list(itertools.product(*per_joker))
         # pinned (cheap) first, then those with retrieved jokers
         combos.sort(key=lambda cs: sum(k == "B" for k, _ in cs))
         return combos
 
-    def sweep(self, p: _Problem, lb: int | None) -> _Result | None:
+    def sweep(self, p: _Problem, lb: int | None, cap: int | None = None) -> _Result | None:
+        """The best layout of ``p`` worth more than ``lb`` (``cap``: no layout is worth
+        more, when known)."""
         floor = None if lb is None else lb - p.bonus
         try:
-            quick = _sweep(p, self.weights, floor, self.deadline, beam=BEAM)
-            if quick is not None:
-                floor = quick.value - p.bonus
-            r = _sweep(p, self.weights, floor, self.deadline)
-            if r is None:
-                r = quick
+            # a quick sweep keeping few states finds a good play, whose value bounds the
+            # exact sweep
+            cache: dict[bool, dict[int, list[list[list[tuple[int, int, int, int]]]]]] = {}
+            quick = _sweep(p, self.weights, floor, self.deadline, beam=BEAM, cache=cache)
+            if quick is not None and cap is not None and quick.value >= cap:
+                r: _Result | None = quick
+            else:
+                if quick is not None:
+                    floor = quick.value - p.bonus
+                r = _sweep(p, self.weights, floor, self.deadline, cache=cache)
+                if r is None:
+                    r = quick
         except _Timeout:
             self.exact = False
             return None
@@ -790,17 +815,30 @@ class _Solver:
             r.layout = kept_sets + r.layout
         return r
 
+    def value(self, p: _Problem, layout: list[tuple[int, ...]]) -> int:
+        """What ``layout`` (the sets of ``p``) is worth, forced tiles included."""
+        wt, wj = self.weights
+        v = p.bonus - sum(wt[n] * sum(p.must[n]) for n in range(1, 14))
+        rack_jokers = set(p.rack_jokers)
+        for s in layout:
+            info = analyze(s)
+            for i, t in enumerate(s):
+                if t in rack_jokers:
+                    v += wj[min(info.meanings[i])[1]]
+                elif not is_joker(t):
+                    v += wt[t % 13 + 1]
+        return v
+
     def solve_case(
         self, keep: frozenset[int], case: dict[int, tuple[str, tuple[int, int]]], lb: int
     ) -> _Result | None:
         """Like :meth:`solve`, with each loose table joker in the given rule-5 case."""
         self._keep = keep
-        loose = [s for i, s in enumerate(self.table) if i not in keep]
-        cs = tuple(case[j] for j, _m in _meanings(loose))
+        cs = tuple(case[j] for j, _m in self.loose_meanings(keep))
         p = self.problem(keep, cs if cs else None)
         if p is None:
             return None
-        r = self.sweep(p, lb)
+        r = self.sweep(p, lb, lb + 1)
         if r is not None and self.legal(r.layout):
             return r
         return None
@@ -944,8 +982,10 @@ def _fewer_changes(
     """Keep more table sets unchanged while the best value stays reachable (greedy): first
     every set (the rack alone), then, one by one, up to :data:`TRIALS` of the sets the play
     changed, farthest from the rack's tiles first. Each trial keeps the table's jokers in
-    the rule-5 case of the best play found (one sweep)."""
+    the rule-5 case of the best play found and places the same tiles (one sweep, where
+    every state that leaves a tile out is cut at once)."""
     everything = frozenset(range(len(table)))
+    solver = _Solver(_placed(result.layout, table), table, solver.weights, solver.deadline)
     r = solver.solve_case(everything, {}, target - 1)
     if r is not None:
         return r
