@@ -133,6 +133,29 @@ def _dominance() -> list[list[bool]]:
 
 
 _DOM: Final = _dominance()
+_BELOW: Final = [
+    [a for a in range(125) if a % 5 + a // 5 % 5 + a // 25 <= 4 and _DOM[b][a]] for b in range(125)
+]
+"""``_BELOW[b]``: the colour states that state b dominates."""
+
+
+def _joker_below(sinks: bool) -> list[list[int]]:
+    """``[ka * 4 + kb]``: the (table, rack) jokers left, as ``a * 4 + b``, that (ka, kb)
+    jokers left can do whatever they could (with ``sinks``, a table joker left over costs
+    nothing: any joker left is worth having; else table jokers must all be used)."""
+    out = []
+    for ka, kb in itertools.product(range(4), repeat=2):
+        out.append(
+            [
+                a * 4 + b
+                for a, b in itertools.product(range(4), repeat=2)
+                if (kb >= b if sinks else ka <= a) and ka + kb >= a + b
+            ]
+        )
+    return out
+
+
+_JOKERS_BELOW: Final = {True: _joker_below(True), False: _joker_below(False)}
 
 
 def _groups_ok(y: tuple[int, ...], pg: tuple[int, ...], jg: int) -> bool:
@@ -375,6 +398,7 @@ def _sweep(
         tab_cache[key] = r
         return r
 
+    jokers_below = _JOKERS_BELOW[sinks]
     # frontier: key (state, jt, jr) -> acc; steps for reconstruction
     keys: list[list[tuple[int, int, int]]] = [[(0, jt0, jr0)]]
     accs: list[list[int]] = [[0]]
@@ -486,33 +510,26 @@ def _sweep(
         nkeys: list[tuple[int, int, int]] = []
         naccs: list[int] = []
         nsteps: list[_Step] = []
-        by_code: list[dict[int, int]] = [{}, {}, {}, {}]
-        by_jokers: dict[tuple[int, int], int] = {}
+        # below[c][code]: the kept states (as bits) whose colour c can do whatever
+        # ``code`` can; below_j likewise for the jokers left
+        below = [[0] * 125 for _ in range(4)]
+        below0, below1, below2, below3 = below
+        below_j = [0] * 16
         for key, (v, step) in items:
             if beam and len(nkeys) >= beam:
                 break
             ns, a, b = key & 0xFFFFFFF, key >> 28 & 3, key >> 30
-            codes = (ns & _MASK, ns >> _SH & _MASK, ns >> 2 * _SH & _MASK, ns >> 3 * _SH)
-            if nkeys:
-                mask = 0
-                for (ka, kb), m in by_jokers.items():
-                    if (kb >= b if sinks else ka <= a) and ka + kb >= a + b:
-                        mask |= m
-                for c in range(4):
-                    if not mask:
-                        break
-                    code = codes[c]
-                    cm = 0
-                    for d, m in by_code[c].items():
-                        if _DOM[d][code]:
-                            cm |= m
-                    mask &= cm
-                if mask:
-                    continue
+            c0, c1 = ns & _MASK, ns >> _SH & _MASK
+            c2, c3 = ns >> 2 * _SH & _MASK, ns >> 3 * _SH
+            if below_j[a * 4 + b] & below0[c0] & below1[c1] & below2[c2] & below3[c3]:
+                continue
             bit = 1 << len(nkeys)
-            for c in range(4):
-                by_code[c][codes[c]] = by_code[c].get(codes[c], 0) | bit
-            by_jokers[a, b] = by_jokers.get((a, b), 0) | bit
+            for c, code in ((0, c0), (1, c1), (2, c2), (3, c3)):
+                bc = below[c]
+                for x in _BELOW[code]:
+                    bc[x] |= bit
+            for x in jokers_below[a * 4 + b]:
+                below_j[x] |= bit
             nkeys.append((ns, a, b))
             naccs.append(v)
             nsteps.append(step)
