@@ -121,6 +121,7 @@ class Room:
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._pending_bots: set[int] = set()
+        self._deciding: set[asyncio.Task[None]] = set()
         self._standins: set[int] = set()
         self._clocks: dict[tuple[str, int, Any], tuple[asyncio.TimerHandle, float]] = {}
         self.idle = asyncio.Event()
@@ -156,6 +157,8 @@ class Room:
         for handle, _ in self._clocks.values():
             handle.cancel()
         self._clocks.clear()
+        for task in list(self._deciding):
+            task.cancel()
         if self._task is not None:
             self._queue.put_nowait(_STOP)
             with contextlib.suppress(asyncio.CancelledError):
@@ -367,17 +370,34 @@ class Room:
             if seat not in actors or seat in self._pending_bots:
                 continue
             level = self.record.seats[seat].get("level", "normal")
-            decision = bots.choose(self.record.kind, self.game.view(self.state, seat), level)
-            if decision is None:
-                continue
-            move, wanted = decision
+            view = self.game.view(self.state, seat)
             self._pending_bots.add(seat)
-            turn = _BotTurn(seat, self.version, move)
-            delay = wanted * self.settings.bot_pace + self.settings.bot_delay
-            if delay > 0:
-                asyncio.get_running_loop().call_later(delay, self._queue.put_nowait, turn)
-            else:
-                self._queue.put_nowait(turn)
+            task = asyncio.create_task(self._decide(seat, view, level, self.version))
+            self._deciding.add(task)
+            task.add_done_callback(self._deciding.discard)
+
+    async def _decide(self, seat: int, view: Message, level: str, version: int) -> None:
+        """A bot's decision, computed off the event loop (an expert's search must not hold
+        up the other rooms), then queued after the delay the bot asks for, less the time
+        it took to decide."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        try:
+            decision = await asyncio.to_thread(bots.choose, self.record.kind, view, level)
+        except Exception:
+            log.exception("room %s: bot decision failed for seat %d", self.id, seat)
+            decision = None
+        if decision is None or self.finished:
+            self._pending_bots.discard(seat)
+            return
+        move, wanted = decision
+        turn = _BotTurn(seat, version, move)
+        delay = wanted * self.settings.bot_pace + self.settings.bot_delay
+        delay -= loop.time() - start
+        if delay > 0:
+            loop.call_later(delay, self._queue.put_nowait, turn)
+        else:
+            self._queue.put_nowait(turn)
 
     async def _bot_turn(self, turn: _BotTurn) -> None:
         """Apply a bot's decision if it still stands. Decided on this very version, it is
@@ -452,9 +472,12 @@ class Room:
         """Wait until the room has nothing left to do now (for tests and shutdown)."""
         while True:
             await asyncio.sleep(0)
+            if self._deciding:
+                await asyncio.wait(set(self._deciding))
+                continue
             if self._queue.empty() and not self._pending_bots:
                 await self.idle.wait()
-                if self._queue.empty() and not self._pending_bots:
+                if self._queue.empty() and not self._pending_bots and not self._deciding:
                     return
 
 

@@ -1,0 +1,89 @@
+"""A bot decides off the event loop: a slow decision (an expert's search) must not hold up
+the loop that serves every room, and its move is still played when it comes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete import bots
+from tapete.games import onecard
+from tapete.rooms import Room, Settings
+from tapete.store import Store, default_url, migrate
+
+G0 = "a" * 24
+SEATS = [
+    {"kind": "human", "guest": G0, "name": "Ana"},
+    {"kind": "bot", "level": "normal", "name": "Bot"},
+]
+# seat 1 (the bot) is to play; its only legal play is the 5S
+POSITION = {"hands": ["9C 2H", "5S 2D 3C"], "discard": "5D", "stock": "4C 4D 4S 8H", "turn": 1}
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    url = default_url(tmp_path / "room.db")
+    migrate(url)
+    s = Store(url)
+    yield s
+    await s.close()
+
+
+async def test_a_slow_bot_decision_leaves_the_loop_free(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[int] = []
+    real = bots.choose
+
+    def slow(game: str, view: dict[str, Any], level: str = "normal") -> Any:
+        threads.append(threading.get_ident())
+        time.sleep(0.4)  # a long search, holding its thread
+        return real(game, view, level)
+
+    monkeypatch.setattr(bots, "choose", slow)
+    record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
+    room = await Room.open(record, store, Settings(bot_pace=0, window_seconds=30))
+    room.state = onecard.load(POSITION)
+    room._schedule_bots()
+
+    ticks = 0
+    start = time.monotonic()
+    while time.monotonic() - start < 0.3:
+        await asyncio.sleep(0.01)
+        ticks += 1
+    # the loop kept turning while the bot thought (it would have stalled for 0.4 s)
+    assert ticks >= 10
+    assert threads and threads[0] != threading.get_ident()
+    await room.settled()
+    assert onecard.dump(room.state)["discard"].split()[-1] == "5S"
+    await room.close()
+
+
+async def test_a_decision_for_a_closed_room_is_dropped(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = bots.choose
+    calls: list[str] = []
+
+    def slow(game: str, view: dict[str, Any], level: str = "normal") -> Any:
+        time.sleep(0.2)
+        calls.append(game)
+        return real(game, view, level)
+
+    monkeypatch.setattr(bots, "choose", slow)
+    record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
+    room = await Room.open(record, store, Settings(bot_pace=0, window_seconds=30))
+    room.state = onecard.load(POSITION)
+    before = onecard.dump(room.state)
+    room._schedule_bots()
+    await asyncio.sleep(0.05)  # the bot is thinking
+    await room.close()
+    await asyncio.sleep(0.3)
+    assert calls == ["onecard"]  # the thread ran to its end...
+    assert onecard.dump(room.state) == before  # ...and nothing was played
