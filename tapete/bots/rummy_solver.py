@@ -59,6 +59,9 @@ _K: Final = 256
 """Objective scale: points × 256 + tiles (never 256 tiles)."""
 BEAM: Final = 24
 """States a number the quick first sweep keeps (its answer bounds the exact sweep)."""
+TRIAL_WORK: Final = 6_000
+"""Candidate states all those trials may make together (work, not time: the same answer on
+any machine)."""
 TRIALS: Final = 6
 """Table sets the search for fewer changes tries to keep one by one (most succeed early)."""
 _SH: Final = 7
@@ -308,15 +311,10 @@ class _Result:
 
 
 _Step = tuple[
-    int,
-    tuple[int, ...],
-    tuple[int, ...],
-    int,
-    tuple[int, int, int, int],
-    tuple[int, int, int, int],
-    int,
+    int, tuple[int, ...], tuple[int, ...], int, int, int, int, int, int, int, int, int, int
 ]
-"""(previous key index, y, pg, jg, x per colour, jokers per colour, table jokers used)."""
+"""(previous key index, y, pg, jg, x per colour (4), jokers per colour (4), table jokers
+used)."""
 
 
 def _sweep(
@@ -327,8 +325,12 @@ def _sweep(
     sinks: bool = True,
     beam: int = 0,
     cache: dict[bool, dict[int, list[list[list[tuple[int, int, int, int]]]]]] | None = None,
+    budget: list[int] | None = None,
 ) -> _Result | None:
     """The best layout of ``p`` worth more than ``lb`` (any, when lb is None).
+
+    ``budget``: how many candidate states the sweep may still make (shared, counted
+    down); past it the sweep stops as at the ``deadline`` (both raise :class:`_Timeout`).
 
     With ``sinks``, the free table jokers need not be used by the sweep: one left over
     is added afterwards where any set can take a joker (it scores nothing either way), so
@@ -411,7 +413,8 @@ def _sweep(
         ys = [range(row[c] + 1) for c in range(4)]
         pgs = [range(prow[c] + 1) for c in range(4)]
         kbase = [(n * 4 + c) * 128 for c in range(4)]
-        cand: dict[int, tuple[int, _Step]] = {}
+        cand: dict[int, int] = {}  # state key -> best value
+        how: dict[int, _Step] = {}  # state key -> the choices that reach it
         for idx, (state, jt, jr) in enumerate(keys[-1]):
             acc = accs[-1][idx]
             if acc + rem[n] + jr * top_joker <= floor:
@@ -488,25 +491,25 @@ def _sweep(
                                     if not jj:
                                         key = ns | base
                                         old = cand.get(key)
-                                        if old is None or val > old[0]:
-                                            step = (
-                                                idx, y, pg, jg, (x_0, x_1, x_2, x_3),
-                                                (j_0, j_1, j_2, j_3), 0,
-                                            )  # fmt: skip
-                                            cand[key] = (val, step)
+                                        if old is None or val > old:
+                                            cand[key] = val
+                                            how[key] = (idx, y, pg, jg, x_0, x_1, x_2, x_3,
+                                                        j_0, j_1, j_2, j_3, 0)  # fmt: skip
                                         continue
                                     for t in range(max(0, jj - jr), min(jj, jt) + 1):
                                         key = ns | (jt - t) << 28 | (jr - jj + t) << 30
                                         v = val + (jj - t) * wj[n]
                                         old = cand.get(key)
-                                        if old is None or v > old[0]:
-                                            step = (
-                                                idx, y, pg, jg, (x_0, x_1, x_2, x_3),
-                                                (j_0, j_1, j_2, j_3), t,
-                                            )  # fmt: skip
-                                            cand[key] = (v, step)
+                                        if old is None or v > old:
+                                            cand[key] = v
+                                            how[key] = (idx, y, pg, jg, x_0, x_1, x_2, x_3,
+                                                        j_0, j_1, j_2, j_3, t)  # fmt: skip
+        if budget is not None:
+            budget[0] -= len(cand)
+            if budget[0] < 0:
+                raise _Timeout
         # keep what no other state beats in points and freedom
-        items = sorted(cand.items(), key=lambda kv: -kv[1][0])
+        items = sorted(cand.items(), key=lambda kv: -kv[1])
         nkeys: list[tuple[int, int, int]] = []
         naccs: list[int] = []
         nsteps: list[_Step] = []
@@ -515,7 +518,7 @@ def _sweep(
         below = [[0] * 125 for _ in range(4)]
         below0, below1, below2, below3 = below
         below_j = [0] * 16
-        for key, (v, step) in items:
+        for key, v in items:
             if beam and len(nkeys) >= beam:
                 break
             ns, a, b = key & 0xFFFFFFF, key >> 28 & 3, key >> 30
@@ -532,7 +535,7 @@ def _sweep(
                 below_j[x] |= bit
             nkeys.append((ns, a, b))
             naccs.append(v)
-            nsteps.append(step)
+            nsteps.append(how[key])
         keys.append(nkeys)
         accs.append(naccs)
         steps.append(nsteps)
@@ -563,7 +566,7 @@ def _sweep(
         for j in spares:
             placed = _sink(layout, j, p.origins.get(j, []))
             if placed is None:
-                return _sweep(p, weights, lb, deadline, sinks=False, beam=beam, cache=cache)
+                return _sweep(p, weights, lb, deadline, False, beam, cache, budget)
             layout = placed
     return _Result(best_v + p.bonus, layout)
 
@@ -645,7 +648,8 @@ def _build(
     free_r = list(jokers_r)
     done: list[tuple[int, ...]] = []
     runs: list[list[_Run]] = [[] for _ in range(4)]
-    for n, (_i, y, pg, jg, xs, js, t) in enumerate(path, start=1):
+    for n, (_i, y, pg, jg, *xjs, t) in enumerate(path, start=1):
+        xs, js = xjs[:4], xjs[4:]
         jj = sum(js) + jg
         ids = [free_t.pop() for _ in range(t)] + [free_r.pop() for _ in range(jj - t)]
         # groups
@@ -732,8 +736,10 @@ class _Solver:
         weights: Weights,
         deadline: float | None,
         rule5: bool = True,
+        budget: int | None = None,
     ) -> None:
         self.rack = list(rack)
+        self.budget = None if budget is None else [budget]
         self.table = [tuple(s) for s in table]
         self.weights = weights
         self.deadline = deadline
@@ -815,13 +821,14 @@ class _Solver:
             # a quick sweep keeping few states finds a good play, whose value bounds the
             # exact sweep
             cache: dict[bool, dict[int, list[list[list[tuple[int, int, int, int]]]]]] = {}
-            quick = _sweep(p, self.weights, floor, self.deadline, beam=BEAM, cache=cache)
+            quick = _sweep(p, self.weights, floor, self.deadline, beam=BEAM, cache=cache,
+                           budget=self.budget)  # fmt: skip
             if quick is not None and cap is not None and quick.value >= cap:
                 r: _Result | None = quick
             else:
                 if quick is not None:
                     floor = quick.value - p.bonus
-                r = _sweep(p, self.weights, floor, self.deadline, cache=cache)
+                r = _sweep(p, self.weights, floor, self.deadline, cache=cache, budget=self.budget)
                 if r is None:
                     r = quick
         except _Timeout:
@@ -1002,7 +1009,9 @@ def _fewer_changes(
     the rule-5 case of the best play found and places the same tiles (one sweep, where
     every state that leaves a tile out is cut at once)."""
     everything = frozenset(range(len(table)))
-    solver = _Solver(_placed(result.layout, table), table, solver.weights, solver.deadline)
+    solver = _Solver(
+        _placed(result.layout, table), table, solver.weights, solver.deadline, budget=TRIAL_WORK
+    )
     r = solver.solve_case(everything, {}, target - 1)
     if r is not None:
         return r
@@ -1012,10 +1021,8 @@ def _fewer_changes(
     for tried, i in enumerate(sorted(everything - keep, key=lambda i: rank[i])):
         if i in keep:
             continue
-        if tried >= TRIALS or (
-            solver.deadline is not None and time.perf_counter() > solver.deadline
-        ):
-            break
+        if tried >= TRIALS or not solver.exact:
+            break  # enough tried, or the work allowed (or the time) is spent
         r = solver.solve_case(keep | {i}, _case_of(table, result.layout), target - 1)
         if r is not None:
             r.layout = _split_runs(r.layout, table)
