@@ -157,6 +157,39 @@ def test_exact_against_brute_force(seed: int) -> None:
         assert legal(rack, table, True, got.layout)
 
 
+def brute_free(rack: list[int], table: list[Set], by_value: bool) -> int:
+    """Most tiles (or most points, a joker worth 0) placed when any valid sets will do (no
+    rule 5): the question rummikub-solver answers, which the benchmark asks both."""
+    best = 0
+    table_tiles = [x for s in table for x in s]
+    for k in range(1, len(rack) + 1):
+        for chosen in set(itertools.combinations(sorted(rack), k)):
+            score = sum(x % 13 + 1 for x in chosen if x < 52) if by_value else k
+            if score <= best:
+                continue
+            pool = tuple(sorted(table_tiles + list(chosen)))
+            if any(all(forms(b) for b in blocks) for blocks in partitions(pool)):
+                best = score
+    return best
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_other_objectives_exact_against_brute_force(seed: int) -> None:
+    # these count every joker the same wherever it goes: the solver then places jokers
+    # only where a set needs one and adds the others where any set can take them
+    rack, table = tiny(seed)
+    for weights, by_value in ((TILES, False), (VALUE0, True)):
+        got = best_play(rack, table, True, weights=weights, rule5=False, fewest_changes=False)
+        score = 0
+        if got is not None:
+            assert all(analyze(s).valid for s in got.layout)
+            assert Counter(x for s in got.layout for x in s) == Counter(
+                [x for s in table for x in s] + got.placed
+            )
+            score = sum(x % 13 + 1 for x in got.placed if x < 52) if by_value else got.tiles
+        assert score == brute_free(rack, table, by_value), (fmt(rack), table, by_value)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_meld_exact_against_brute_force(seed: int) -> None:
     rng = random.Random(1000 + seed)
@@ -291,6 +324,23 @@ def test_fewest_sets_changed() -> None:
     table = sets("2R 3R 4R", "9A 9N 9O", "6R 7R 8R")
     sol = best_play(t("5R"), table, melded=True)
     assert sol is not None and sol.tiles == 1 and sol.changed_sets == 1
+
+
+def test_the_search_for_fewer_changes_stops_when_its_work_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # with no work allowed the tie-break tries nothing, and the play is still the best
+    # and legal; with work, it keeps more of the table
+    from tapete.bots import rummy_solver
+
+    rack, table = midgame(3)
+    full = best_play(rack, table, True)
+    monkeypatch.setattr(rummy_solver, "TRIAL_WORK", 0)
+    none = best_play(rack, table, True)
+    assert full is not None and none is not None
+    assert (none.points, none.tiles) == (full.points, full.tiles)
+    assert none.exact and legal(rack, table, True, none.layout)
+    assert none.changed_sets > full.changed_sets
 
 
 def test_weights_for_other_objectives() -> None:
