@@ -22,12 +22,20 @@ or more tiles (and how many jokers are left); at each number the tiles of that n
 go to runs (continuing open runs first: two runs of a colour that meet can always be
 merged) or to groups (at most three groups a number, checked by counting). A forward
 sweep keeps, per number, only the states no other state beats in both points and
-freedom (fewer open obligations, more open runs able to take a tile). The sweep is
-exact; ``deadline`` turns it into an anytime search that returns the best legal play
-found so far (``Solution.exact`` False). A joker that scores the same wherever it goes (a
-table joker scores nothing) never starts a run (it could go on its top instead) except in
-J 12 13, and one left over is added afterwards to any set that can take it: that keeps
-the sweep smaller without changing the best value.
+freedom (fewer open obligations, more open runs able to take a tile), looked up in
+per-colour tables of the kept states. A first sweep that keeps only the best
+:data:`BEAM` states a number finds a good play fast; its value is the floor of the exact
+sweep, which drops every state that can no longer beat it (also inside a number, the
+colours' choices tried best first). The sweep is exact; ``deadline`` turns it into an
+anytime search that returns the best legal play found so far (``Solution.exact``
+False).
+
+**Jokers that score the same anywhere** (a table joker scores nothing; a rack joker under
+an objective that counts it the same at any number) are all counted as one kind, go
+only where a set needs one — never starting a run (but J 12 13), and one that ends a run
+of three or more only if a tile follows it — and those left over are added afterwards to
+any set that can take them (:func:`_sink`). That keeps the sweep small without changing
+the best value: such a joker can always be moved to the end of another set.
 
 **Rule 5 (jokers on the table).** Each table joker either keeps standing for one of the
 faces it stood for (it is then a fixed "virtual" tile of that face) or is retrieved, and
@@ -37,9 +45,10 @@ cheap ones first, and keeps the best; every answer is checked by
 :func:`tapete.games.rummy.check` before it is returned.
 
 **Fewest sets changed** is the third criterion, searched greedily: the rack alone first,
-then table sets kept unchanged one by one (at most :data:`TRIALS`) while the best (points,
-tiles) stays reachable; long runs are cut back into the table's runs where they can be.
-It is not proven minimal.
+then table sets kept unchanged one by one (at most :data:`TRIALS`, and
+:data:`TRIAL_WORK` candidate states in all, so the same answer on any machine) while the
+same tiles still go down for the same value; long runs are cut back into the table's runs
+where they can be. It is not proven minimal.
 """
 
 from __future__ import annotations
@@ -59,11 +68,11 @@ _K: Final = 256
 """Objective scale: points × 256 + tiles (never 256 tiles)."""
 BEAM: Final = 24
 """States a number the quick first sweep keeps (its answer bounds the exact sweep)."""
+TRIALS: Final = 6
+"""Table sets the search for fewer changes tries to keep one by one (most succeed early)."""
 TRIAL_WORK: Final = 6_000
 """Candidate states all those trials may make together (work, not time: the same answer on
 any machine)."""
-TRIALS: Final = 6
-"""Table sets the search for fewer changes tries to keep one by one (most succeed early)."""
 _SH: Final = 7
 _MASK: Final = 127
 
