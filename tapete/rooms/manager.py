@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
 from typing import Any
 
@@ -10,6 +12,8 @@ from tapete import games
 from tapete.games import IllegalMove
 from tapete.rooms.room import Room, Settings
 from tapete.store import GameRecord, Store
+
+log = logging.getLogger(__name__)
 
 BOT_NAMES = {"onecard": ("Ana", "Luis", "Marta"), "rummy": ("Sofía", "Pablo", "Lucía")}
 """Bots with names; elsewhere the computer is "Ordenador", as the seeds call it."""
@@ -33,25 +37,67 @@ def practice_seats(
 
 class Rooms:
     """The rooms this process owns. A room is opened from its log the first time it is asked
-    for, and every unfinished game is opened on :meth:`start`."""
+    for, and every unfinished game is opened on :meth:`start`. A finished game nobody has
+    looked at for ``idle_seconds`` is closed and dropped from memory (:meth:`evict`, every
+    ``idle_seconds`` once started); asked for again, it reopens from its log."""
 
-    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: Settings | None = None, idle_seconds: float = 60.0
+    ) -> None:
         self.store = store
         self.settings = settings or Settings()
+        self.idle_seconds = idle_seconds
         self._rooms: dict[str, Room] = {}
+        self._touched: dict[str, float] = {}
         self._lock = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
         """Rebuild every unfinished game from its log. Returns how many."""
         records = await self.store.unfinished()
         for record in records:
             await self._open(record)
+        self._sweeper = asyncio.create_task(self._sweep(), name="rooms-evict")
         return len(records)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for room in list(self._rooms.values()):
             await room.close()
         self._rooms.clear()
+        self._touched.clear()
+
+    async def evict(self) -> int:
+        """Close the finished rooms that no one is connected to and no one has asked for in
+        ``idle_seconds``. Returns how many went."""
+        now = asyncio.get_running_loop().time()
+        async with self._lock:
+            gone = [
+                room
+                for room in self._rooms.values()
+                if room.finished
+                and not room.subscribers
+                and now - self._touched.get(room.id, now) >= self.idle_seconds
+            ]
+            for room in gone:
+                await room.close()
+                del self._rooms[room.id]
+                self._touched.pop(room.id, None)
+        if gone:
+            log.info("closed %d finished rooms; %d open", len(gone), len(self._rooms))
+        return len(gone)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.idle_seconds)
+            try:
+                await self.evict()
+            except Exception:  # never let the sweeper die
+                log.exception("evicting rooms failed")
 
     async def create(
         self,
@@ -83,6 +129,7 @@ class Rooms:
     async def get(self, game_id: str) -> Room | None:
         room = self._rooms.get(game_id)
         if room is not None:
+            self._touched[game_id] = asyncio.get_running_loop().time()
             return room
         record = await self.store.game(game_id)
         if record is None:
@@ -98,4 +145,5 @@ class Rooms:
             if room is None:
                 room = await Room.open(record, self.store, self.settings)
                 self._rooms[record.id] = room
+            self._touched[record.id] = asyncio.get_running_loop().time()
             return room
