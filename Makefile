@@ -3,7 +3,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint system-deps bench clean
+BENCHENV ?= .benchenv
+
+.PHONY: run test lint system-deps bench bench-peers clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -39,6 +41,20 @@ test: $(VENV)/.dev system-deps lint
 
 bench: $(VENV)/.installed
 	$(PY) bench/guerra.py
+	$(PY) bench/onecard_bots.py
+	$(PY) bench/rummy_bots.py
+
+# The benchmarks against other projects, in a virtualenv of their own (numpy, OpenSpiel,
+# RLCard, rummikub-solver) so that Tapete itself depends on none of them.
+$(BENCHENV)/.installed:
+	python3 -m venv $(BENCHENV)
+	$(BENCHENV)/bin/python -m pip install -q --upgrade pip
+	$(BENCHENV)/bin/python -m pip install -q open-spiel rlcard==1.2.0 rummikub-solver numpy
+	touch $@
+
+bench-peers: $(BENCHENV)/.installed
+	$(BENCHENV)/bin/python bench/onecard_engine.py
+	$(BENCHENV)/bin/python bench/rummy_solver.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache artifacts
+	rm -rf $(VENV) $(BENCHENV) .mypy_cache .ruff_cache .pytest_cache artifacts
