@@ -323,7 +323,9 @@ class State:
     voids: list[int] = field(default_factory=list)
     """By seat, a bitmask of suits they were seen not to have (they drew on it)."""
     seen: list[int] = field(default_factory=lambda: [0] * 15)
-    """Cards played so far by rank (index 0: jokers), for counting attack cards."""
+    """Cards seen played by rank (index 0: jokers; the first discard included) and still in
+    the discard pile, for counting attack cards: a reshuffle puts them back among the
+    unseen."""
     log: list[JSON] = field(default_factory=list)
     result: JSON | None = None
 
@@ -350,6 +352,7 @@ def new(config: Config, seed: int) -> State:
         config=config, hands=hands, stock=stock, discard=[first], rng=rng, suit=suit_of(first),
         called=[False] * n, timeouts=[0] * n, voids=[0] * n,
     )  # fmt: skip
+    state.seen[rank_of(first)] += 1
     state.turn = rng.below(n)
     state.turns = 1
     return state
@@ -654,6 +657,9 @@ def _take(state: State, seat: int, n: int) -> list[int]:
                 break
             state.stock = state.discard[:-1]
             state.discard = state.discard[-1:]
+            for c in state.stock:  # back in the stock: unseen again
+                r = 0 if c >= 52 else c % 13 + 2
+                state.seen[r] = max(0, state.seen[r] - 1)
             state.rng.shuffle(state.stock)
         got.append(state.stock.pop())
     hand = state.hands[seat]

@@ -284,6 +284,23 @@ def test_stock_runs_out_discard_reshuffled() -> None:
     assert sorted(onecard.all_cards(s)) == sorted(onecard.cards("2H 3H 9S 4C 5C 6C 8D"))
 
 
+def test_reshuffled_attack_cards_count_as_unseen_again() -> None:
+    """The attack cards a bot counts as played (``seen``) go back among the unseen when the
+    discard under the top card becomes the new stock: they can be drawn again."""
+    seen = [0] * 15
+    seen[13], seen[14] = 2, 1  # two kings and an ace played, all under the top card
+    s = pos("2H 3H", "9S", discard="KC KD AS 8D", stock="", seen=seen, rng=7)
+    assert onecard.view(s, 0)["seen"] == {"K": 2, "A": 1, "2": 0, "JK": 0}
+    draw(s, 0)
+    assert onecard.view(s, 0)["seen"] == {"K": 0, "A": 0, "2": 0, "JK": 0}
+
+
+def test_the_first_discard_is_seen() -> None:
+    s = onecard.new(onecard.Config(players=2), 3)
+    first = s.discard[0]
+    assert s.seen[onecard.rank_of(first)] == 1 and sum(s.seen) == 1
+
+
 def test_stock_runs_out_in_the_middle_of_a_draw() -> None:
     """«Cuando se acaba el mazo, todas las cartas bajo la última del descarte se barajan»,
     también a mitad de un robo de ataque."""
