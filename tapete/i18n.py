@@ -434,8 +434,16 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "{by} catches {name}: draws {n}",
     },
     "onecard.log.timeout": {"es": " (se acabó el tiempo)", "en": " (time ran out)"},
+    "onecard.log.turn_limit": {
+        "es": "Mil turnos: la mano termina y gana quien tiene menos cartas",
+        "en": "A thousand turns: the hand ends, fewest cards wins",
+    },
     "onecard.end.win_you": {"es": "¡Has ganado!", "en": "You won!"},
     "onecard.end.win": {"es": "Gana {name}", "en": "{name} wins"},
+    "onecard.end.limit": {
+        "es": " (mil turnos: menos cartas)",
+        "en": " (a thousand turns: fewest cards)",
+    },
     "onecard.end.rank": {"es": "{rank}.º {name}: {left}", "en": "#{rank} {name}: {left}"},
     # One Card, errors
     "error.not_in_hand": {"es": "No tienes el {card}.", "en": "You don't hold the {card}."},

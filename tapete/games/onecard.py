@@ -37,6 +37,10 @@ RANK_CODES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"
 JOKERS: Final = (52, 53)
 JOKER_CODES: Final = ("JK1", "JK2")
 HAND_SIZE: Final = 7
+TURN_LIMIT: Final = 1000
+"""A hand still going after this many turns ends (Tapete's call; RULES.md is silent): with
+nearly every card in the hands, attacks can go round for ever. Fewest cards wins; a tie
+goes to the first of them in playing order from the player to move."""
 ANY_SUIT: Final = -1
 """The suit to follow after a joker: anything goes."""
 
@@ -480,21 +484,25 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         raise IllegalMove("not_your_turn")
     kind = type(move)
     if kind is Play:
-        return _play(state, seat, move, timeout=False)  # type: ignore[arg-type]
-    if kind is Draw:
-        return _draw_move(state, seat, timeout=False)
-    if isinstance(move, Call):
+        events = _play(state, seat, move, timeout=False)  # type: ignore[arg-type]
+    elif kind is Draw:
+        events = _draw_move(state, seat, timeout=False)
+    elif isinstance(move, Call):
         return _call(state, seat)
-    if isinstance(move, Catch):
+    elif isinstance(move, Catch):
         return _catch(state, seat, move.target)
-    if isinstance(move, CloseWindow):
+    elif isinstance(move, CloseWindow):
         if move.target not in state.exposed:
             raise IllegalMove("no_window")
         state.exposed.remove(move.target)
         return [{"t": "window_closed", "seat": move.target}]
-    if isinstance(move, Timeout):
-        return _timeout(state, seat)
-    raise IllegalMove("unknown_move")
+    elif isinstance(move, Timeout):
+        events = _timeout(state, seat)
+    else:
+        raise IllegalMove("unknown_move")
+    if state.turns > TURN_LIMIT and state.result is None:
+        _stop_at_limit(state, events)
+    return events
 
 
 def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
@@ -741,6 +749,22 @@ def _finish(state: State, winner: int, events: list[Event]) -> None:
     state.result = {"winner": winner, "left": left, "ranks": ranks}
     events.append({"t": "end", **state.result})
     _log(state, events[0])
+
+
+def _stop_at_limit(state: State, events: list[Event]) -> None:
+    """End the hand at :data:`TURN_LIMIT`: fewest cards wins (a tie: the first of them to
+    play from here on), the others ranked by cards left."""
+    left = [len(h) for h in state.hands]
+    n = len(left)
+    order = [(state.turn + state.direction * k) % n for k in range(n)]
+    winner = min(order, key=lambda s: left[s])
+    ranks = [1 + sum(1 for x in left if x < left[s]) for s in range(n)]
+    state.exposed.clear()
+    state.result = {"winner": winner, "left": left, "ranks": ranks, "limit": TURN_LIMIT}
+    event: Event = {"t": "turn_limit", "turns": TURN_LIMIT}
+    events.append(event)
+    _log(state, event)
+    events.append({"t": "end", **state.result})
 
 
 def outcome(state: State) -> JSON | None:

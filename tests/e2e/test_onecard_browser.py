@@ -72,6 +72,15 @@ LAST_CARD = {
     "turn": 0,
     "config": {"players": 3},
 }
+# The thousandth turn: our play ends the hand at the turn limit, and we hold the fewest cards.
+TURN_LIMIT = {
+    "hands": ["5S 9H", "9C 8C 3H", "2D 3D 6S 10C"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "turns": 1000,
+    "config": {"players": 3},
+}
 # Sorted by suit (♥ ♦ ♣ ♠): 9H 2D KC 5S; the 2D and the 5S fit.
 KEYS = {
     "hands": ["9H 5S KC 2D", "9C 8C 3H 10S", "4D 3D 6S 10C"],
@@ -274,6 +283,15 @@ def test_win_with_the_last_card(page: Page, server_url: str, screenshots: Path) 
     expect(page.locator("#draw")).to_be_disabled()
     expect(page.locator("#call")).to_be_disabled()
     shot(page, screenshots / "desktop-onecard-end.png")
+
+
+def test_a_hand_stopped_at_the_turn_limit_says_so(page: Page, server_url: str) -> None:
+    from_position(page, server_url, TURN_LIMIT)
+    page.locator('.hand .card[data-code="5S"]').click()
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado! (mil turnos: menos cartas)")
+    expect(page.locator("#end-ranks li.winner")).to_have_text("1.º Tú: 1 carta")
+    expect(page.locator("#log")).to_contain_text("Mil turnos: la mano termina")
 
 
 # the keyboard -------------------------------------------------------------------------------

@@ -284,6 +284,30 @@ def test_stock_runs_out_discard_reshuffled() -> None:
     assert sorted(onecard.all_cards(s)) == sorted(onecard.cards("2H 3H 9S 4C 5C 6C 8D"))
 
 
+def test_a_hand_ends_at_the_turn_limit_fewest_cards_winning() -> None:
+    """Tapete's call (RULES.md is silent): a hand still going after 1,000 turns ends; fewest
+    cards wins, the others ranked by cards left."""
+    s = pos("2H 3H 4C", "9S 8S 7S", "5D 6D 7C 9C", discard="5H", stock="JD QD", turns=1000)
+    events = onecard.apply(s, 0, mv("2H"))
+    assert s.turns == 1001
+    assert [e["t"] for e in events][-2:] == ["turn_limit", "end"]
+    assert s.result == {"winner": 0, "left": [2, 3, 4], "ranks": [1, 2, 3], "limit": 1000}
+    assert onecard.actors(s) == []
+    refused(s, 1, mv("9S"), "game_over")
+
+
+def test_at_the_turn_limit_a_tie_goes_to_the_next_to_play() -> None:
+    s = pos("2H 3H 4C", "9S 8S", "5D 6D", discard="5H", stock="JD QD", turns=1000)
+    onecard.apply(s, 0, mv("2H"))  # seats 0, 1 and 2 all hold two cards; seat 1 is next
+    assert s.result is not None and s.result["winner"] == 1
+
+
+def test_before_the_turn_limit_the_hand_goes_on() -> None:
+    s = pos("2H 3H 4C", "9S 8S", discard="5H", stock="JD QD", turns=999)
+    onecard.apply(s, 0, mv("2H"))
+    assert s.result is None and s.turns == 1000
+
+
 def test_reshuffled_attack_cards_count_as_unseen_again() -> None:
     """The attack cards a bot counts as played (``seen``) go back among the unseen when the
     discard under the top card becomes the new stock: they can be drawn again."""

@@ -156,6 +156,7 @@ function describe(e) {
     return tr(key, { name: nameOf(e.seat), n: e.n, cards: cardsLabel(e.n) }) + (e.timeout ? tr("onecard.log.timeout") : "");
   }
   if (e.t === "call") return tr("onecard.log.call", { name: nameOf(e.seat) });
+  if (e.t === "turn_limit") return tr("onecard.log.turn_limit");
   if (e.t === "caught") {
     if (e.by === mySeat) return tr("onecard.log.caught_you", { name: nameOf(e.seat), n: e.n });
     return tr("onecard.log.caught", { by: nameOf(e.by), name: e.seat === mySeat ? tr("ui.you_inline") : nameOf(e.seat), n: e.n });
@@ -220,7 +221,7 @@ setInterval(updateCountdowns, 250);
 
 function showEnd() {
   const r = view.result;
-  $("end-title").textContent = r.winner === mySeat ? tr("onecard.end.win_you") : tr("onecard.end.win", { name: nameOf(r.winner) });
+  $("end-title").textContent = (r.winner === mySeat ? tr("onecard.end.win_you") : tr("onecard.end.win", { name: nameOf(r.winner) })) + (r.limit ? tr("onecard.end.limit") : "");
   const order = r.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   $("end-ranks").replaceChildren(...order.map(({ rank, seat }) => {
     const li = document.createElement("li");
