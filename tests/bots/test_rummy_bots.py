@@ -4,6 +4,7 @@ never rearranges the table, and the same view gets the same answer."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from tapete.games.rummy import analyze
 Set = tuple[int, ...]
 
 
-def only_extended(before: list[Set], after: list[Set]) -> bool:
+def only_extended(before: Sequence[Set], after: Sequence[Set]) -> bool:
     """Every set of ``before`` is in ``after`` unchanged or with tiles added on its ends
     (a group: with its fourth colour), each matched to a different set."""
     left = list(after)

@@ -77,7 +77,7 @@ def partitions(ts: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
         return [[]]
     first, rest = ts[0], ts[1:]
     out: list[list[tuple[int, ...]]] = []
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for k in range(2, min(len(rest), 5) + 1):
         for idx in itertools.combinations(range(len(rest)), k):
             block = tuple(sorted((first, *(rest[i] for i in idx))))
@@ -344,7 +344,7 @@ def test_the_search_for_fewer_changes_stops_when_its_work_is_spent(
 
 
 def test_weights_for_other_objectives() -> None:
-    rack, table = t("11R 12R 13R 13A 13N"), []
+    rack, table = t("11R 12R 13R 13A 13N"), list[Set]()
     by_points = best_play(rack, table, True, weights=POINTS)
     assert by_points is not None and by_points.points == 39
 

@@ -129,7 +129,10 @@ def start_from_setup(page: Page, server_url: str, *, tap: bool = False) -> None:
 
 
 def hand(page: Page) -> list[str]:
-    return page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.code)")
+    return [
+        str(x)
+        for x in page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.code)")
+    ]
 
 
 def opponent(page: Page, seat: int) -> Locator:

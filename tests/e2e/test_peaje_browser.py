@@ -77,7 +77,10 @@ def prompt_is(page: Page, text: str) -> None:
 
 
 def route_cards(page: Page) -> list[str]:
-    return page.locator("#route .card").evaluate_all("els => els.map(e => e.dataset.code)")
+    return [
+        str(x)
+        for x in page.locator("#route .card").evaluate_all("els => els.map(e => e.dataset.code)")
+    ]
 
 
 def pay_toll(page: Page, title: str) -> None:

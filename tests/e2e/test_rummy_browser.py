@@ -85,7 +85,9 @@ def table_set(page: Page, i: int) -> Locator:
 
 
 def codes(where: Locator) -> list[str]:
-    return where.locator(".tile").evaluate_all("els => els.map(e => e.dataset.code)")
+    return [
+        str(x) for x in where.locator(".tile").evaluate_all("els => els.map(e => e.dataset.code)")
+    ]
 
 
 def drag(page: Page, source: Locator, target: Locator) -> None:

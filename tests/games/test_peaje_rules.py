@@ -1006,7 +1006,8 @@ def test_parse_move_refusals(data: dict[str, Any], code: str) -> None:
 
 def test_moves_round_trip() -> None:
     """Una jugada es un dato: su JSON se lee y da la misma jugada."""
-    moves = [A("mayor"), A("treboles"), REVEAL, HIT, MISS, CONFIRM_MISS, CONFIRM_TOLL]
+    moves: list[peaje.Move] = [A("mayor"), A("treboles"), REVEAL, HIT, MISS, CONFIRM_MISS,
+                               CONFIRM_TOLL]  # fmt: skip
     for m in moves:
         assert peaje.parse_move(json.loads(json.dumps(m.to_json()))) == m
     assert [str(m) for m in moves] == ["answer/mayor", "answer/treboles", "reveal", "mark/hit",

@@ -441,7 +441,7 @@ def play_match(index: int, stats: Counter[str]) -> None:
             probe(state, r, stats)
         move = choose(state, seat, r, stats)
         before = [list(x) for x in state.racks]
-        placed = Counter()
+        placed: Counter[int] = Counter()
         if isinstance(move, Play):
             placed = Counter(t for x in move.table for t in x) - Counter(
                 t for x in state.table for t in x

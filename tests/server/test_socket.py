@@ -184,6 +184,7 @@ def test_the_log_rebuilds_the_game_after_a_restart(db_url: str) -> None:
     with TestClient(create_app(db_url)) as c:
         c.get("/")
         cookie = c.cookies.get("tapete_guest")
+        assert cookie is not None
         game_id = c.post("/api/guerra/nueva", json={"config": {"players": 3}}).json()["id"]
         with c.websocket_connect("/ws") as ws:
             join(ws, game_id)

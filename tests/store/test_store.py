@@ -50,5 +50,6 @@ def test_the_hall_runs_on_either_database(any_db: str) -> None:
             assert ws.receive_json()["version"] == 1
             assert ws.receive_json()["version"] == 2
         cookie = c.cookies.get("tapete_guest")
+        assert cookie is not None
     with TestClient(create_app(any_db), cookies={"tapete_guest": cookie}) as c2:
         assert c2.get(f"/api/partidas/{game_id}").json()["version"] == 2
