@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from tapete.games import guerra, onecard, peaje, rummy
-from tapete.games.protocol import Event, Game, IllegalMove
+from tapete.games.protocol import Drafting, Event, Game, IllegalMove
 
 GAMES: dict[str, Game] = {"guerra": guerra, "onecard": onecard, "rummy": rummy, "peaje": peaje}
 """The playable games by name. A new game adds its module here."""
+DRAFTS: dict[str, Drafting] = {"rummy": rummy}
+"""The games whose drafts the server checks as they are built."""
 
 
 def get(name: str) -> Game:
@@ -16,4 +18,4 @@ def get(name: str) -> Game:
         raise IllegalMove("bad_config", detail=f"juego «{name}»") from None
 
 
-__all__ = ["GAMES", "Event", "Game", "IllegalMove", "get"]
+__all__ = ["DRAFTS", "GAMES", "Drafting", "Event", "Game", "IllegalMove", "get"]

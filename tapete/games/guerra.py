@@ -30,6 +30,7 @@ from tapete.rng import Rng
 
 NAME: Final = "guerra"
 BOTS_FOLLOW: Final = True
+CLOCK_MOVES: Final = frozenset[str]()
 """Rooms let the computer turn only after the human players the step waits for."""
 LENGTHS: Final = {"corta": 80, "media": 200, "final": None}
 """Duel limits: corta 80, media 200, hasta el final (no limit)."""
@@ -216,6 +217,15 @@ def apply(state: State, seat: int, move: Turn) -> list[Event]:
     _place(state, seat, events)
     _settle(state, events)
     return events
+
+
+def clocks(state: State) -> list[tuple[str, int, Any]]:
+    """La guerra runs no clock: a duel waits for the player."""
+    return []
+
+
+def clock_move(kind: str, seat: int) -> Turn:
+    raise IllegalMove("unknown_move")
 
 
 def outcome(state: State) -> JSON | None:

@@ -641,4 +641,9 @@ def all_cards(state: State) -> list[list[Card]]:
 
 
 def clocks(state: State) -> list[tuple[str, int, Any]]:
+    """El Peaje runs no clock: the table plays at its own pace."""
     return []
+
+
+def clock_move(kind: str, seat: int) -> Move:
+    raise IllegalMove("unknown_move")

@@ -11,6 +11,12 @@ A game is a module with these functions (see ``docs/architecture.md``)::
     dump(state) -> dict  /  load(data) -> State
     parse_config(data) -> Config             raises IllegalMove("bad_config")
     parse_move(data) -> Move                 raises IllegalMove("bad_move")
+    clocks(state) -> [(kind, seat, instance)]  the deadlines the room must run now
+    clock_move(kind, seat) -> Move           what a clock does when it runs out
+
+and the constants ``NAME``, ``BOTS_FOLLOW`` (the computer acts after the players, as if at
+once: La guerra) and ``CLOCK_MOVES`` (move types only a clock may send). A game whose
+players build a draft the server checks as they go (Rummy) is also :class:`Drafting`.
 
 Moves are small frozen values with ``to_json``; events are plain JSON dicts.
 """
@@ -53,6 +59,8 @@ class Game(Protocol):
     """A game module, seen as a value (mypy checks modules against protocols)."""
 
     NAME: str
+    BOTS_FOLLOW: bool
+    CLOCK_MOVES: frozenset[str]
 
     def new(self, config: Any, seed: int) -> Any: ...
     def actors(self, state: Any) -> list[int]: ...
@@ -66,3 +74,12 @@ class Game(Protocol):
     def config_json(self, config: Any) -> JSON: ...
     def parse_move(self, data: JSON) -> Any: ...
     def seats(self, config: Any) -> int: ...
+    def clocks(self, state: Any) -> list[tuple[str, int, Any]]: ...
+    def clock_move(self, kind: str, seat: int) -> Any: ...
+
+
+class Drafting(Protocol):
+    """A game whose players build a draft that the server checks without applying it."""
+
+    def parse_layout(self, data: Any) -> Any: ...
+    def check(self, state: Any, seat: int, layout: Any) -> JSON: ...

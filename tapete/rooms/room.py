@@ -237,20 +237,20 @@ class Room:
 
     def check_draft(self, guest: str | None, table: Any, lang: str = "es") -> Message:
         """Report on a draft (Rummy) without changing anything: read-only, answered at once."""
-        check = getattr(self.game, "check", None)
+        drafting = games.DRAFTS.get(self.record.kind)
         seat = self.seat_of(guest)
-        if check is None:
+        if drafting is None:
             return error("unknown_type", lang, type="check")
         if seat is None:
             return error("spectator", lang)
         try:
-            layout = self.game.parse_layout(table)  # type: ignore[attr-defined]
+            layout = drafting.parse_layout(table)
         except IllegalMove as exc:
             return error(exc.code, lang, exc.localized(lang))
         return {
             "type": "checked",
             "version": self.version,
-            "report": check(self.state, seat, layout),
+            "report": drafting.check(self.state, seat, layout),
         }
 
     # moves
@@ -299,8 +299,7 @@ class Room:
             err = error("stale_version", sub.lang, got=sub.version, current=self.version)
             err["sync"] = self.view_message(seat)
             return err
-        clock_moves: frozenset[str] = getattr(self.game, "CLOCK_MOVES", frozenset())
-        if isinstance(sub.move, dict) and sub.move.get("type") in clock_moves:
+        if isinstance(sub.move, dict) and sub.move.get("type") in self.game.CLOCK_MOVES:
             return {**error("unknown_move", sub.lang), "version": self.version}
         try:
             move = self.game.parse_move(sub.move)
@@ -364,7 +363,7 @@ class Room:
         actors = set(self.game.actors(self.state))
         bots_ = self._bot_seats()
         humans = set(range(len(self.record.seats))) - set(bots_)
-        if getattr(self.game, "BOTS_FOLLOW", False) and actors & humans:
+        if self.game.BOTS_FOLLOW and actors & humans:
             return  # e.g. La guerra: the computer turns after the player, "a la vez"
         for seat in bots_:
             if seat not in actors or seat in self._pending_bots:
@@ -435,11 +434,10 @@ class Room:
     # clocks
 
     def _wanted_clocks(self) -> set[tuple[str, int, Any]]:
-        clocks = getattr(self.game, "clocks", None)
-        if clocks is None or self.finished:
+        if self.finished:
             return set()
         wanted = set()
-        for kind, seat, instance in clocks(self.state):
+        for kind, seat, instance in self.game.clocks(self.state):
             if kind == "turn" and self.settings.turn_seconds is None:
                 continue
             wanted.add((kind, seat, instance))
@@ -465,7 +463,7 @@ class Room:
         if self._clocks.pop(fire.key, None) is None or fire.key not in self._wanted_clocks():
             return
         kind, seat, _ = fire.key
-        move = self.game.clock_move(kind, seat)  # type: ignore[attr-defined]
+        move = self.game.clock_move(kind, seat)
         await self._commit(seat, move)
 
     async def settled(self) -> None:
