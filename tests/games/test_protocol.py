@@ -27,7 +27,7 @@ def test_every_clock_makes_a_move_only_clocks_may_send(name: str) -> None:
 @pytest.mark.parametrize("name", ["guerra", "peaje"])
 def test_games_without_clocks_refuse_a_clock_move(name: str) -> None:
     game = games.get(name)
-    assert game.CLOCK_MOVES == frozenset()
+    assert not game.CLOCK_MOVES
     with pytest.raises(IllegalMove) as err:
         game.clock_move("turn", 0)
     assert err.value.code == "unknown_move"
