@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ import pytest
 from tapete import bots
 from tapete.games import onecard
 from tapete.rooms import Room, Settings
-from tapete.store import Store, default_url, migrate
+from tapete.store import Store
 
 G0 = "a" * 24
 SEATS = [
@@ -24,15 +22,6 @@ SEATS = [
 ]
 # seat 1 (the bot) is to play; its only legal play is the 5S
 POSITION = {"hands": ["9C 2H", "5S 2D 3C"], "discard": "5D", "stock": "4C 4D 4S 8H", "turn": 1}
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    url = default_url(tmp_path / "room.db")
-    migrate(url)
-    s = Store(url)
-    yield s
-    await s.close()
 
 
 async def test_a_slow_bot_decision_leaves_the_loop_free(

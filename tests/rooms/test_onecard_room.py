@@ -4,26 +4,13 @@ refused from players, a bot standing in after three timeouts."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tapete.games import onecard
 from tapete.rooms import Room, Settings
-from tapete.store import Store, default_url, migrate
+from tapete.store import Store
 
 G0, G1 = "a" * 24, "b" * 24
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    url = default_url(tmp_path / "room.db")
-    migrate(url)
-    s = Store(url)
-    yield s
-    await s.close()
 
 
 async def open_room(

@@ -3,26 +3,12 @@ asking for it, is closed after a while; asked for again, it reopens from its log
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from tapete.rooms import Rooms
-from tapete.store import Store, default_url, migrate
+from tapete.store import Store
 
 G0 = "a" * 24
 # one duel ends it: the ace beats the two and takes every card
 LAST_DUEL = {"piles": ["A♠", "2♣"]}
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    url = default_url(tmp_path / "rooms.db")
-    migrate(url)
-    s = Store(url)
-    yield s
-    await s.close()
 
 
 async def test_a_finished_room_nobody_watches_is_closed_and_reopens(store: Store) -> None:
