@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from tapete.cards import Card, format_cards, full_deck, parse_cards, rank_value
-from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
 from tapete.rng import Rng
 
 NAME: Final = "guerra"
@@ -62,14 +62,10 @@ class Config:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(BareMove):
     """Turn your card(s) over: the duel card, or a war's face-down and face-up cards."""
 
-    def to_json(self) -> JSON:
-        return {"type": "turn"}
-
-    def __str__(self) -> str:
-        return "turn"
+    TYPE = "turn"
 
 
 @dataclass(slots=True)

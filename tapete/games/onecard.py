@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
 from tapete.rng import Rng
 
 NAME: Final = "onecard"
@@ -201,21 +201,13 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    def to_json(self) -> JSON:
-        return {"type": "draw"}
-
-    def __str__(self) -> str:
-        return "draw"
+class Draw(BareMove):
+    TYPE = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
-    def to_json(self) -> JSON:
-        return {"type": "call"}
-
-    def __str__(self) -> str:
-        return "call"
+class Call(BareMove):
+    TYPE = "call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,14 +235,10 @@ class CloseWindow:
 
 
 @dataclass(frozen=True, slots=True)
-class Timeout:
+class Timeout(BareMove):
     """Clock move: the seat to play let its time run out."""
 
-    def to_json(self) -> JSON:
-        return {"type": "timeout"}
-
-    def __str__(self) -> str:
-        return "timeout"
+    TYPE = "timeout"
 
 
 Move = Play | Draw | Call | Catch | CloseWindow | Timeout

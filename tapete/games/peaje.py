@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from tapete.cards import Card, format_cards, full_deck, parse_cards
-from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
 from tapete.rng import Rng
 
 NAME: Final = "peaje"
@@ -153,14 +153,10 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(BareMove):
     """Dos jugadores: the validator turns the next card (the answer was said aloud)."""
 
-    def to_json(self) -> JSON:
-        return {"type": "reveal"}
-
-    def __str__(self) -> str:
-        return "reveal"
+    TYPE = "reveal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,21 +173,13 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
-class ConfirmMiss:
-    def to_json(self) -> JSON:
-        return {"type": "confirm_miss"}
-
-    def __str__(self) -> str:
-        return "confirm_miss"
+class ConfirmMiss(BareMove):
+    TYPE = "confirm_miss"
 
 
 @dataclass(frozen=True, slots=True)
-class ConfirmToll:
-    def to_json(self) -> JSON:
-        return {"type": "confirm_toll"}
-
-    def __str__(self) -> str:
-        return "confirm_toll"
+class ConfirmToll(BareMove):
+    TYPE = "confirm_toll"
 
 
 Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll

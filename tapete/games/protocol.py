@@ -23,7 +23,8 @@ Moves are small frozen values with ``to_json``; events are plain JSON dicts.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 from tapete.i18n import t
 
@@ -53,6 +54,27 @@ class IllegalMove(ValueError):
 
 class Move(Protocol):
     def to_json(self) -> JSON: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BareMove:
+    """A move that is nothing but its type (draw, pass, call, a clock's timeout…): a
+    subclass names it in ``TYPE``, its JSON and its text.
+
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Knock(BareMove):
+    ...     TYPE = "knock"
+    >>> Knock().to_json(), str(Knock()), Knock() == Knock()
+    ({'type': 'knock'}, 'knock', True)
+    """
+
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> JSON:
+        return {"type": self.TYPE}
+
+    def __str__(self) -> str:
+        return self.TYPE
 
 
 class Game(Protocol):

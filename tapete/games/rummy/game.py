@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from tapete.games.protocol import JSON, Event, IllegalMove
+from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
 from tapete.games.rummy.sets import Meaning, analyze
 from tapete.rng import Rng
 from tapete.tiles import fmt, full_set, name, points, text, tile, tiles
@@ -76,32 +76,20 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    def to_json(self) -> JSON:
-        return {"type": "draw"}
-
-    def __str__(self) -> str:
-        return "draw"
+class Draw(BareMove):
+    TYPE = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    def to_json(self) -> JSON:
-        return {"type": "pass"}
-
-    def __str__(self) -> str:
-        return "pass"
+class Pass(BareMove):
+    TYPE = "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class Timeout:
+class Timeout(BareMove):
     """Clock move: the draft is discarded; draw one, or pass with the pool empty."""
 
-    def to_json(self) -> JSON:
-        return {"type": "timeout"}
-
-    def __str__(self) -> str:
-        return "timeout"
+    TYPE = "timeout"
 
 
 Move = Play | Draw | Pass | Timeout
