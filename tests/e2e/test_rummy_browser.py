@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser import TIMEOUT, no_horizontal_scroll, open_position, shot
+from browser import PHONE, TIMEOUT, no_horizontal_scroll, open_position, shot
 from playwright.sync_api import Locator, Page, expect
 
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
@@ -41,6 +41,13 @@ MELD = {
 # Sofía can open with 1R 2R 3R + 9A 9N 9O (33 points) once we have played.
 BOT_MELDS = {
     "racks": [RACK, "1R 2R 3R 9A 9N 9O 4A 5O 6N 7O 8A 11R 12N 13O"],
+    "pool": "2N 3N 4N 5N 6N 7N",
+    "melded": [False, False],
+    "turn": 0,
+}
+# No set at all on our rack: the hint can only say there is no play.
+NO_PLAY = {
+    "racks": ["1R 3A 5N 7O 9R 11A 13N 2O 4R 6A 8N 10O 12R 1A", MELD["racks"][1]],
     "pool": "2N 3N 4N 5N 6N 7N",
     "melded": [False, False],
     "turn": 0,
@@ -290,6 +297,27 @@ def test_phone_taps(phone: Page, server_url: str, screenshots: Path) -> None:
     expect(page.locator("#log")).to_contain_text("Pones 3 fichas")
     no_horizontal_scroll(page)
     shot(page, screenshots / "phone-rummy-after-meld.png", full=True)
+
+    # a message never covers the buttons (they sit at the bottom of a small phone's screen)
+    page.set_viewport_size({"width": 375, "height": 667})
+    from_position(page, server_url, NO_PLAY)
+    page.evaluate(  # scrolled as a thumb leaves it: the buttons at the bottom of the screen
+        "() => window.scrollBy(0, document.getElementById('done').getBoundingClientRect()"
+        ".bottom - window.innerHeight + 8)"
+    )
+    page.locator("#hint").tap()
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("No hay jugada")
+    box = toast.bounding_box()
+    assert box is not None
+    for button in ("#undo", "#hint", "#draw", "#done"):
+        other = page.locator(button).bounding_box()
+        assert other is not None
+        apart = (box["y"] + box["height"] <= other["y"] or other["y"] + other["height"] <= box["y"]
+                 or box["x"] + box["width"] <= other["x"] or other["x"] + other["width"] <= box["x"])  # fmt: skip
+        assert apart, (button, box, other)
+    shot(page, screenshots / "phone-rummy-no-play.png")
+    page.set_viewport_size(PHONE)
 
     from_position(page, server_url, FINISH)
     meld_tens(page, tap=True)
