@@ -15,6 +15,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_TOP = 1 << 64
 
 
 class Rng:
@@ -52,10 +53,23 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: for i from the end, swap with ``below(i + 1)``. (The
+        generator is inlined — games shuffle on every deal — and gives the very same draws.)
+        """
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TOP - _TOP % n
+            while True:
+                s = (s + 0x9E3779B97F4A7C15) & _MASK
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
     def shuffled(self, items: list[T]) -> list[T]:
         out = list(items)
