@@ -400,6 +400,28 @@ def _playable(state: State, seat: int) -> list[int]:
     return out
 
 
+def _any_fits(state: State, seat: int) -> bool:
+    """``bool(_playable(state, seat))``, stopping at the first card that fits (a draw is
+    checked with it)."""
+    hand = state.hands[seat]
+    top = state.discard[-1]
+    cfg = state.config
+    if len(hand) == 1 and cfg.no_special_finish:
+        return bool(_playable(state, seat))
+    if state.attack:
+        if top >= 52:
+            return any(c >= 52 for c in hand)
+        tr = top % 13
+        if any(c >= 52 or c % 13 == tr for c in hand):
+            return True
+        suit = state.suit
+        return cfg.three_blocks and any(c < 52 and c % 13 == 1 and c // 13 == suit for c in hand)
+    if state.suit == ANY_SUIT or top >= 52:
+        return bool(hand)
+    suit, tr = state.suit, top % 13
+    return any(c >= 52 or c // 13 == suit or c % 13 == tr for c in hand)
+
+
 def actors(state: State) -> list[int]:
     """The player to move, plus anyone who may call or catch right now."""
     if state.result is not None:
@@ -472,25 +494,21 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         raise IllegalMove("not_your_turn")
     kind = type(move)
     if kind is Play:
-        events = _play(state, seat, move, timeout=False)  # type: ignore[arg-type]
-    elif kind is Draw:
-        events = _draw_move(state, seat, timeout=False)
-    elif isinstance(move, Call):
+        return _play(state, seat, move, timeout=False)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw_move(state, seat, timeout=False)
+    if isinstance(move, Call):
         return _call(state, seat)
-    elif isinstance(move, Catch):
+    if isinstance(move, Catch):
         return _catch(state, seat, move.target)
-    elif isinstance(move, CloseWindow):
+    if isinstance(move, CloseWindow):
         if move.target not in state.exposed:
             raise IllegalMove("no_window")
         state.exposed.remove(move.target)
         return [{"t": "window_closed", "seat": move.target}]
-    elif isinstance(move, Timeout):
-        events = _timeout(state, seat)
-    else:
-        raise IllegalMove("unknown_move")
-    if state.turns > TURN_LIMIT and state.result is None:
-        _stop_at_limit(state, events)
-    return events
+    if isinstance(move, Timeout):
+        return _timeout(state, seat)
+    raise IllegalMove("unknown_move")
 
 
 def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
@@ -499,8 +517,10 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     cfg = state.config
     c = move.card
     hand = state.hands[seat]
-    if c not in hand:
-        raise IllegalMove("not_in_hand", card=card_name(c))
+    try:
+        at = hand.index(c)
+    except ValueError:
+        raise IllegalMove("not_in_hand", card=card_name(c)) from None
     # ``fits``: ``c in _playable(state, seat)``, inlined (this is the engine's hot path)
     top = state.discard[-1]
     if state.attack:
@@ -528,7 +548,7 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     if r == 7 and not 0 <= move.suit < 4:
         raise IllegalMove("seven_needs_suit")
     # the move is legal: change the state
-    hand.remove(c)
+    del hand[at]
     state.discard.append(c)
     state.seen[r] += 1
     state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
@@ -558,7 +578,7 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     elif left == 1 and not state.called[seat] and seat not in state.exposed:
         state.exposed.append(seat)
         events.append({"t": "window", "seat": seat})
-    # whose turn next (``_next``, ``_pass_turn`` and ``_log`` inlined)
+    # whose turn next (``_next`` and ``_log`` inlined)
     n = len(state.hands)
     direction = state.direction
     if r == 11:  # J: skip the next player (with two, you play again)
@@ -580,6 +600,8 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     log.append(event)  # a play has no secret
     if len(log) > 12:
         del log[0]
+    if state.turns > TURN_LIMIT:
+        _stop_at_limit(state, events)
     return events
 
 
@@ -600,7 +622,7 @@ def _no_fit(state: State, c: int) -> IllegalMove:
 def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    if _playable(state, seat):
+    if _any_fits(state, seat):
         raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
     event: Event = {"t": "draw", "seat": seat}
     if state.attack:
@@ -634,13 +656,16 @@ def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if timeout:
         event["timeout"] = public["timeout"] = True
     state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
-    state.turn = (seat + state.direction) % len(state.hands)  # _pass_turn(state, _next(...))
+    state.turn = (seat + state.direction) % len(state.hands)  # the next seat
     state.turns += 1
     log = state.log  # _log(state, event), the secret left out
     log.append(public)
     if len(log) > 12:
         del log[0]
-    return [event]
+    events = [event]
+    if state.turns > TURN_LIMIT:
+        _stop_at_limit(state, events)
+    return events
 
 
 def _take(state: State, seat: int, n: int) -> list[int]:
@@ -709,11 +734,6 @@ def _timeout(state: State, seat: int) -> list[Event]:
                 counts[x // 13] += 1
         suit = max(range(4), key=lambda s: (counts[s], -s)) if any(counts) else suit_of(c)
     return _play(state, seat, Play(c, suit), timeout=True)
-
-
-def _pass_turn(state: State, nxt: int) -> None:
-    state.turn = nxt
-    state.turns += 1
 
 
 def _log(state: State, event: Event) -> None:
