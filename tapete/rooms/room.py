@@ -383,9 +383,9 @@ class Room:
         start = loop.time()
         try:
             decision = await asyncio.to_thread(bots.choose, self.record.kind, view, level)
-        except Exception:
+        except Exception:  # a bot must never stall its table: its first legal move is played
             log.exception("room %s: bot decision failed for seat %d", self.id, seat)
-            decision = None
+            decision = ({}, 0.0)  # refused by parse_move in _bot_turn, which falls back
         if decision is None or self.finished:
             self._pending_bots.discard(seat)
             return

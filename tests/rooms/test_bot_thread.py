@@ -20,7 +20,7 @@ SEATS = [
     {"kind": "human", "guest": G0, "name": "Ana"},
     {"kind": "bot", "level": "normal", "name": "Bot"},
 ]
-# seat 1 (the bot) is to play; its only legal play is the 5S
+# seat 1 (the bot) is to play: the 2D (a diamond) or the 5S (a five) fits; the bot picks the 5S
 POSITION = {"hands": ["9C 2H", "5S 2D 3C"], "discard": "5D", "stock": "4C 4D 4S 8H", "turn": 1}
 
 
@@ -76,3 +76,23 @@ async def test_a_decision_for_a_closed_room_is_dropped(
     await asyncio.sleep(0.3)
     assert calls == ["onecard"]  # the thread ran to its end...
     assert onecard.dump(room.state) == before  # ...and nothing was played
+
+
+async def test_a_bot_that_fails_still_plays_its_first_legal_move(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(game: str, view: dict[str, Any], level: str = "normal") -> Any:
+        raise RuntimeError("a bug in a bot")
+
+    monkeypatch.setattr(bots, "choose", broken)
+    record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
+    room = await Room.open(record, store, Settings(bot_pace=0, window_seconds=30))
+    room.state = onecard.load(POSITION)
+    room._schedule_bots()
+    await room.settled()
+    # its first legal move (the 2D) went down, and the failure is in the log
+    first = onecard.legal_moves(onecard.load(POSITION), 1)[0].to_json()
+    assert first == {"type": "play", "card": "2D"}
+    assert onecard.dump(room.state)["discard"].split()[-1] == "2D"
+    assert "bot decision failed" in caplog.text
+    await room.close()
