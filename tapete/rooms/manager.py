@@ -93,7 +93,7 @@ class Rooms:
 
     async def _sweep(self) -> None:
         while True:
-            await asyncio.sleep(self.idle_seconds)
+            await asyncio.sleep(max(self.idle_seconds, 1.0))  # (never a busy loop)
             try:
                 await self.evict()
             except Exception:  # never let the sweeper die
