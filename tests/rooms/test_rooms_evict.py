@@ -3,6 +3,8 @@ asking for it, is closed after a while; asked for again, it reopens from its log
 
 from __future__ import annotations
 
+import asyncio
+
 from tapete.rooms import Rooms
 from tapete.store import Store
 
@@ -46,4 +48,16 @@ async def test_a_room_asked_for_lately_stays(store: Store) -> None:
     await room.settled()
     assert room.finished and not room.subscribers
     assert await rooms.evict() == 0  # created a moment ago
+    await rooms.close()
+
+
+async def test_the_sweep_runs_by_itself_once_started(store: Store) -> None:
+    rooms = Rooms(store, idle_seconds=0)
+    assert await rooms.start() == 0
+    room = await rooms.create("guerra", {}, G0, position=LAST_DUEL)
+    assert await room.submit(G0, room.version, {"type": "turn"}) is None
+    await room.settled()
+    assert room.finished and rooms.loaded() == [room]
+    await asyncio.sleep(1.3)  # the sweep runs at most once a second
+    assert rooms.loaded() == []
     await rooms.close()
