@@ -24,7 +24,7 @@ run: $(VENV)/.installed
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages for the tests:$$missing"; \
 	  $(SUDO) apt-get update -q && \

@@ -18,7 +18,18 @@ import pytest
 
 from tapete.store import default_url
 
-PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _pg_bin() -> Path:
+    """``PG_BIN``, or the newest Debian PostgreSQL installed (/usr/lib/postgresql/<n>/bin)."""
+    if "PG_BIN" in os.environ:
+        return Path(os.environ["PG_BIN"])
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
+    )
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 
 
 def _free_port() -> int:
