@@ -32,7 +32,6 @@ recorded in ``bench/RESULTS.md``; a timing is never a test.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import statistics
@@ -42,6 +41,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+from _stats import wilson
 
 from tapete.bots import onecard as bots
 from tapete.games import onecard
@@ -164,16 +165,6 @@ def run_chunk(match: str, seeds: list[int], house: dict[str, bool], race: bool =
         elif winner == shift:
             tally.wins += 1
     return tally
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return centre - half, centre + half
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,14 +13,14 @@ blocked hands, and the time the bots took to decide.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _stats import mean_ci, wilson
 
 from tapete.bots import rummy as bots
 from tapete.games import rummy
@@ -70,22 +70,6 @@ def _job(args: tuple[str, str, int, int]) -> list[tuple[float, float, bool, bool
         assert isinstance(times, list)
         out.append((float(delta[ia]), float(delta[ib]), win_a, bool(r["blocked"]), times))
     return out
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(xs)
-    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
-    return m, h
 
 
 def main() -> None:

@@ -848,20 +848,6 @@ class _Solver:
             r.layout = kept_sets + r.layout
         return r
 
-    def value(self, p: _Problem, layout: list[tuple[int, ...]]) -> int:
-        """What ``layout`` (the sets of ``p``) is worth, forced tiles included."""
-        wt, wj = self.weights
-        v = p.bonus - sum(wt[n] * sum(p.must[n]) for n in range(1, 14))
-        rack_jokers = set(p.rack_jokers)
-        for s in layout:
-            info = analyze(s)
-            for i, t in enumerate(s):
-                if t in rack_jokers:
-                    v += wj[min(info.meanings[i])[1]]
-                elif not is_joker(t):
-                    v += wt[t % 13 + 1]
-        return v
-
     def solve_case(
         self, keep: frozenset[int], case: dict[int, tuple[str, tuple[int, int]]], lb: int
     ) -> _Result | None:
