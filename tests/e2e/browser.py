@@ -15,6 +15,18 @@ TIMEOUT = 10_000  # ms, for expect() and waits on a table
 PHONE = {"width": 390, "height": 844}
 
 
+def view(page: Page) -> dict[str, Any]:
+    """The table's current view, as the page holds it (``window.__tapete``)."""
+    result = page.evaluate("() => window.__tapete.view")
+    assert isinstance(result, dict)
+    return result
+
+
+def version(page: Page) -> int:
+    """The version of the view the page holds."""
+    return int(page.evaluate("() => window.__tapete.version"))
+
+
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
     page.screenshot(path=str(path), full_page=full, animations="disabled")
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from browser import TIMEOUT, inside_viewport, no_horizontal_scroll, shot
+from browser import TIMEOUT, inside_viewport, no_horizontal_scroll, shot, version, view
 from playwright.sync_api import Page, expect
 
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
@@ -40,16 +39,6 @@ expect.set_options(timeout=TIMEOUT)
 
 def settle(page: Page, since: int | None = None) -> None:
     page.wait_for_function(SETTLED, arg=since, timeout=TIMEOUT)
-
-
-def view(page: Page) -> dict[str, Any]:
-    result = page.evaluate("() => window.__tapete.view")
-    assert isinstance(result, dict)
-    return result
-
-
-def version(page: Page) -> int:
-    return int(page.evaluate("() => window.__tapete.version"))
 
 
 def counts(page: Page) -> list[int]:

@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import TIMEOUT, inside_viewport, no_horizontal_scroll, open_position, shot
+from browser import (
+    TIMEOUT,
+    inside_viewport,
+    no_horizontal_scroll,
+    open_position,
+    shot,
+    version,
+    view,
+)
 from playwright.sync_api import Locator, Page, expect
 
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
@@ -99,16 +107,6 @@ expect.set_options(timeout=TIMEOUT)
 
 def settle(page: Page, since: int | None = None) -> None:
     page.wait_for_function(SETTLED, arg=since, timeout=TIMEOUT)
-
-
-def view(page: Page) -> dict[str, Any]:
-    result = page.evaluate("() => window.__tapete.view")
-    assert isinstance(result, dict)
-    return result
-
-
-def version(page: Page) -> int:
-    return int(page.evaluate("() => window.__tapete.version"))
 
 
 def from_position(page: Page, server_url: str, position: dict[str, Any]) -> str:

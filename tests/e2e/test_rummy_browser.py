@@ -74,7 +74,8 @@ def settle(page: Page, since: int | None = None) -> None:
     page.wait_for_function(SETTLED, arg=since, timeout=TIMEOUT)
 
 
-def version(page: Page) -> int:
+def turns(page: Page) -> int:
+    """The view's turn count (what SETTLED waits to see move on)."""
     return int(page.evaluate("() => window.__tapete.view.turns"))
 
 
@@ -139,7 +140,7 @@ def meld_tens(page: Page, *, tap: bool = False) -> None:
 def end_turn(page: Page, *, tap: bool = False) -> None:
     done = page.locator("#done")
     expect(done).to_be_enabled()  # after the server's check of the draft
-    before = version(page)
+    before = turns(page)
     done.tap() if tap else done.click()
     settle(page, before)
 
@@ -199,7 +200,7 @@ def test_invalid_set_undo_and_draw(page: Page, server_url: str, screenshots: Pat
 
     draw = page.locator("#draw")
     expect(draw).to_have_text("Robar")
-    before = version(page)
+    before = turns(page)
     draw.click()
     settle(page, before)
     expect(page.locator("#log")).to_contain_text("Robas")
