@@ -311,6 +311,8 @@ class _Problem:
     """Forced rack tiles (to back retrieved jokers)."""
     origins: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     """What each table joker stood for at the start of the turn."""
+    kept: list[tuple[int, ...]] = field(default_factory=list)
+    """Table sets left as they are (outside the problem; its layouts come after them)."""
 
 
 @dataclass(slots=True)
@@ -754,7 +756,6 @@ class _Solver:
         self.deadline = deadline
         self.rule5 = rule5
         self.exact = True
-        self._keep: frozenset[int] = frozenset()
         self.state = load({"racks": [self.rack, []], "table": self.table, "melded": [True, True]})
         self.set_meanings = [_meanings([s]) for s in self.table]
         self.origins = {j: m for ms in self.set_meanings for j, m in ms}
@@ -810,6 +811,7 @@ class _Solver:
                     forced += [make(c, n)] * short
         p = _Problem(must, opt, pins, free_table, rack_jokers, bonus, forced)
         p.origins = self.origins
+        p.kept = [s for i, s in enumerate(self.table) if i in keep]
         _placeable(p)
         return p
 
@@ -844,15 +846,13 @@ class _Solver:
             self.exact = False
             return None
         if r is not None:
-            kept_sets = [s for i, s in enumerate(self.table) if i in self._keep]
-            r.layout = kept_sets + r.layout
+            r.layout = p.kept + r.layout
         return r
 
     def solve_case(
         self, keep: frozenset[int], case: dict[int, tuple[str, tuple[int, int]]], lb: int
     ) -> _Result | None:
         """Like :meth:`solve`, with each loose table joker in the given rule-5 case."""
-        self._keep = keep
         cs = tuple(case[j] for j, _m in self.loose_meanings(keep))
         p = self.problem(keep, cs if cs else None)
         if p is None:
@@ -867,7 +867,6 @@ class _Solver:
 
     def solve(self, keep: frozenset[int], lb: int | None) -> _Result | None:
         """The best legal layout keeping the sets ``keep``, worth more than ``lb``."""
-        self._keep = keep
         best: _Result | None = None
         floor = lb
         relaxed = self.problem(keep, None)
