@@ -61,7 +61,8 @@ class _Submit:
 class _BotTurn:
     seat: int
     version: int
-    move: Message
+    move: Message | None
+    """None: the bot failed to decide, and plays its first legal move."""
 
 
 @dataclass(slots=True)
@@ -381,15 +382,16 @@ class Room:
         it took to decide."""
         loop = asyncio.get_running_loop()
         start = loop.time()
+        failed = False
         try:
             decision = await asyncio.to_thread(bots.choose, self.record.kind, view, level)
         except Exception:  # a bot must never stall its table: its first legal move is played
             log.exception("room %s: bot decision failed for seat %d", self.id, seat)
-            decision = ({}, 0.0)  # refused by parse_move in _bot_turn, which falls back
-        if decision is None or self.finished:
+            decision, failed = None, True
+        if (decision is None and not failed) or self.finished:
             self._pending_bots.discard(seat)
             return
-        move, wanted = decision
+        move, wanted = decision if decision is not None else (None, 0.0)
         turn = _BotTurn(seat, version, move)
         delay = wanted * self.settings.bot_pace + self.settings.bot_delay
         delay -= loop.time() - start
@@ -405,25 +407,27 @@ class Room:
         self._pending_bots.discard(turn.seat)
         if self.finished or turn.seat not in self.game.actors(self.state):
             return
-        if turn.version != self.version:
-            legal = [m.to_json() for m in self.game.legal_moves(self.state, turn.seat)]
-            if turn.move not in legal:
-                return  # asked again by _schedule_bots
-        try:
-            await self._commit(turn.seat, self.game.parse_move(turn.move))
-        except IllegalMove as exc:
-            # a bot must never stall its table: say so, and fall back to its first legal move
-            log.warning("room %s: bot move refused (%s): %r", self.id, exc.code, turn.move)
-            fallback = self.game.legal_moves(self.state, turn.seat)
-            if fallback:
-                await self._commit(turn.seat, fallback[0])
+        if turn.move is not None:
+            if turn.version != self.version:
+                legal = [m.to_json() for m in self.game.legal_moves(self.state, turn.seat)]
+                if turn.move not in legal:
+                    return  # asked again by _schedule_bots
+            try:
+                await self._commit(turn.seat, self.game.parse_move(turn.move))
+                return
+            except IllegalMove as exc:
+                log.warning("room %s: bot move refused (%s): %r", self.id, exc.code, turn.move)
+        # a bot must never stall its table: its first legal move instead
+        fallback = self.game.legal_moves(self.state, turn.seat)
+        if fallback:
+            await self._commit(turn.seat, fallback[0])
 
     async def hint(self, guest: str | None, lang: str = "es") -> Message:
         """The expert's play for this player's turn (Rummy's hint), computed off the loop."""
         seat = self.seat_of(guest)
         if seat is None:
             return error("spectator", lang)
-        if seat not in self.game.actors(self.state) or self.record.kind != "rummy":
+        if seat not in self.game.actors(self.state) or self.record.kind not in games.DRAFTS:
             return error("not_your_turn", lang)
         view = self.game.view(self.state, seat)
         decision = await asyncio.to_thread(bots.choose, self.record.kind, view, "experto")
