@@ -400,28 +400,6 @@ def _playable(state: State, seat: int) -> list[int]:
     return out
 
 
-def _any_fits(state: State, seat: int) -> bool:
-    """``bool(_playable(state, seat))``, stopping at the first card that fits (a draw is
-    checked with it)."""
-    hand = state.hands[seat]
-    top = state.discard[-1]
-    cfg = state.config
-    if len(hand) == 1 and cfg.no_special_finish:
-        return bool(_playable(state, seat))
-    if state.attack:
-        if top >= 52:
-            return any(c >= 52 for c in hand)
-        tr = top % 13
-        if any(c >= 52 or c % 13 == tr for c in hand):
-            return True
-        suit = state.suit
-        return cfg.three_blocks and any(c < 52 and c % 13 == 1 and c // 13 == suit for c in hand)
-    if state.suit == ANY_SUIT or top >= 52:
-        return bool(hand)
-    suit, tr = state.suit, top % 13
-    return any(c >= 52 or c // 13 == suit or c % 13 == tr for c in hand)
-
-
 def actors(state: State) -> list[int]:
     """The player to move, plus anyone who may call or catch right now."""
     if state.result is not None:
@@ -622,7 +600,7 @@ def _no_fit(state: State, c: int) -> IllegalMove:
 def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    if _any_fits(state, seat):
+    if _playable(state, seat):
         raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
     event: Event = {"t": "draw", "seat": seat}
     if state.attack:
