@@ -441,8 +441,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "onecard.end.win_you": {"es": "¡Has ganado!", "en": "You won!"},
     "onecard.end.win": {"es": "Gana {name}", "en": "{name} wins"},
     "onecard.end.limit": {
-        "es": " (mil turnos: menos cartas)",
-        "en": " (a thousand turns: fewest cards)",
+        "es": "La mano llegó a los mil turnos: gana quien tiene menos cartas.",
+        "en": "The hand reached a thousand turns: fewest cards wins.",
     },
     "onecard.end.rank": {"es": "{rank}.º {name}: {left}", "en": "#{rank} {name}: {left}"},
     # One Card, errors

@@ -278,6 +278,7 @@ def test_win_with_the_last_card(page: Page, server_url: str, screenshots: Path) 
     end = page.locator("#end")
     expect(end).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("¡Has ganado!")
+    expect(page.locator("#end-reason")).to_be_hidden()
     expect(page.locator("#end-ranks li")).to_have_count(3)
     expect(page.locator("#end-ranks li.winner")).to_have_text("1.º Tú: 0 cartas")
     expect(page.locator("#again")).to_be_focused()
@@ -286,13 +287,19 @@ def test_win_with_the_last_card(page: Page, server_url: str, screenshots: Path) 
     shot(page, screenshots / "desktop-onecard-end.png")
 
 
-def test_a_hand_stopped_at_the_turn_limit_says_so(page: Page, server_url: str) -> None:
+def test_a_hand_stopped_at_the_turn_limit_says_so(
+    page: Page, server_url: str, screenshots: Path
+) -> None:
     from_position(page, server_url, TURN_LIMIT)
     page.locator('.hand .card[data-code="5S"]').click()
     expect(page.locator("#end")).to_be_visible()
-    expect(page.locator("#end-title")).to_have_text("¡Has ganado! (mil turnos: menos cartas)")
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado!")
+    expect(page.locator("#end-reason")).to_have_text(
+        "La mano llegó a los mil turnos: gana quien tiene menos cartas."
+    )
     expect(page.locator("#end-ranks li.winner")).to_have_text("1.º Tú: 1 carta")
     expect(page.locator("#log")).to_contain_text("Mil turnos: la mano termina")
+    shot(page, screenshots / "desktop-onecard-turn-limit.png")
 
 
 # the keyboard -------------------------------------------------------------------------------

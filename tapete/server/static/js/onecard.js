@@ -221,7 +221,9 @@ setInterval(updateCountdowns, 250);
 
 function showEnd() {
   const r = view.result;
-  $("end-title").textContent = (r.winner === mySeat ? tr("onecard.end.win_you") : tr("onecard.end.win", { name: nameOf(r.winner) })) + (r.limit ? tr("onecard.end.limit") : "");
+  $("end-title").textContent = r.winner === mySeat ? tr("onecard.end.win_you") : tr("onecard.end.win", { name: nameOf(r.winner) });
+  $("end-reason").textContent = r.limit ? tr("onecard.end.limit") : "";
+  $("end-reason").hidden = !r.limit;
   const order = r.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   $("end-ranks").replaceChildren(...order.map(({ rank, seat }) => {
     const li = document.createElement("li");
