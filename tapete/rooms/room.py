@@ -427,7 +427,9 @@ class Room:
         seat = self.seat_of(guest)
         if seat is None:
             return error("spectator", lang)
-        if seat not in self.game.actors(self.state) or self.record.kind not in games.DRAFTS:
+        if self.record.kind not in games.DRAFTS:
+            return error("unknown_type", lang, type="hint")
+        if seat not in self.game.actors(self.state):
             return error("not_your_turn", lang)
         view = self.game.view(self.state, seat)
         decision = await asyncio.to_thread(bots.choose, self.record.kind, view, "experto")
