@@ -74,9 +74,9 @@ def test_every_runtime_import_is_a_runtime_dependency() -> None:
         if not dists & closure:
             missing.setdefault(module, sorted(dists))
     for module, needed in HIDDEN.items():
-        if any(m == module or m.startswith(module + ".") for m in modules):
-            if canonicalize_name(needed) not in closure:
-                missing[module] = [needed]
+        used = any(m == module or m.startswith(module + ".") for m in modules)
+        if used and canonicalize_name(needed) not in closure:
+            missing[module] = [needed]
     assert not missing, f"imported at run time but not a runtime dependency: {missing}"
 
 
