@@ -35,6 +35,8 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/tapete catalogs check
 
 test: $(VENV)/.dev system-deps lint
 	$(PY) -m pytest -W error

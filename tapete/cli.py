@@ -30,8 +30,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(
         bot_pace=args.bot_pace,
         bot_delay=args.bot_delay,
-        window_seconds=args.window,
-        turn_seconds=args.turn_seconds,
+        clocks={
+            "window": args.window,
+            **({"turn": args.turn_seconds} if args.turn_seconds else {}),
+        },
         test_api=args.test_api,
     )
     app = create_app(database_url(args.db), settings)
@@ -55,7 +57,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         report = simulate(args.game, args.games, args.seed, options)
     except IllegalMove as exc:
-        print(exc.message, file=sys.stderr)
+        print(f"opción no válida: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else format_report(report))
     return 0
@@ -63,7 +65,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print a stored game's moves and where it stands, rebuilt from its log."""
-    from tapete import games
+    from tapete.registry import entry
     from tapete.store import Store
 
     async def run() -> int:
@@ -73,10 +75,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if record is None:
                 print(f"no existe la partida {args.game_id}", file=sys.stderr)
                 return 1
-            game = games.get(record.kind)
-            state = game.new(game.parse_config(record.config), record.seed)
+            spec = entry(record.kind).game
+            game = spec.rules
+            state = (
+                game.load(record.position)
+                if record.position is not None
+                else game.new(spec.parse_config(record.config), record.seed)
+            )
             for logged in await store.moves(record.id):
-                events = game.apply(state, logged.seat, game.parse_move(logged.move))
+                events = game.apply(state, logged.seat, spec.parse_move(logged.move))
                 print(logged.n, logged.seat, json.dumps(logged.move), json.dumps(events))
             print(json.dumps(game.view(state, None), ensure_ascii=False))
             return 0
@@ -124,7 +131,17 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("game_id")
     r.add_argument("--db")
     r.set_defaults(func=cmd_replay)
+
+    c = sub.add_parser("catalogs", help="extrae los textos (update) o comprueba los catálogos")
+    c.add_argument("action", choices=["update", "check"])
+    c.set_defaults(func=cmd_catalogs)
     return p
+
+
+def cmd_catalogs(args: argparse.Namespace) -> int:
+    from tapete.catalogs import main as catalogs
+
+    return catalogs([args.action])
 
 
 def main(argv: list[str] | None = None) -> int:

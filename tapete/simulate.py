@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from tapete.games import get
+from tapete.games import guerra
 from tapete.games.protocol import JSON, IllegalMove
+from tapete.registry import entry
 
 MAX_DUELS: Final = 20_000
 """Safety cap for games with no duel limit (La guerra «hasta el final»)."""
@@ -50,13 +51,13 @@ def simulate(
     Bad options raise :class:`IllegalMove` (``bad_config``), as the game refuses them.
     """
     if game != "guerra":
-        get(game)  # an unknown game: bad_config
-        raise IllegalMove("bad_config", detail=f"no hay simulación para «{game}»")
+        entry(game)  # an unknown game: bad_config
+        raise IllegalMove("bad_config", field="game")
     if type(games) is not int or games < 1:
         raise ValueError("games must be a positive integer")
     if type(max_duels) is not int or max_duels < 1:
         raise ValueError("max_duels must be a positive integer")
-    module = get(game)
+    module = guerra
     config = module.parse_config(dict(options))
     settings = module.config_json(config)
     limit = config.limit

@@ -1,34 +1,58 @@
 """Players that choose a move from what their seat may see (a ``view``), never the state.
 
-Every game's bot module has ``choose(view, level) -> (move JSON, delay in seconds) | None``:
-the move to make now, taken from ``view["legal"]`` (or, for Rummy, a table it built), and
-how long a person would take to make it (the room waits that long, times its pace).
+Every game with bots declares a :class:`BotSpec`: its levels (as the seeds name them), the
+names its bots sit under, the level that stands in for an absent player and the one that
+gives hints, and ``choose(view, level) -> (move JSON, delay in seconds) | None``: the move to
+make now, taken from ``view["legal"]`` (or, for Rummy, a table it built), and how long a
+person would take to make it (the room waits that long, times its pace). None: nothing to
+do now.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from tapete.bots import guerra, onecard, rummy
+from tapete.i18n import N_
 
 Decision = tuple[dict[str, Any], float]
 Chooser = Callable[[dict[str, Any], str], Decision | None]
 
-
-def _guerra(view: dict[str, Any], level: str) -> Decision | None:
-    move = guerra.choose(view, level)
-    return (move, 0.0) if move is not None else None
-
-
-BOTS: dict[str, Chooser] = {
-    "guerra": _guerra,
-    "onecard": onecard.choose,
-    "rummy": rummy.choose,
-}
+COMPUTER = N_("Ordenador")
+"""What the seeds call a bot without a name."""
+COMPUTER_N = N_("Ordenador {n}")
 
 
-def choose(game: str, view: dict[str, Any], level: str = "normal") -> Decision | None:
-    """Ask ``game``'s bot what to do; None for a game without bots (El Peaje)."""
-    bot = BOTS.get(game)
-    return bot(view, level) if bot is not None else None
+@dataclass(frozen=True, slots=True)
+class Level:
+    key: str
+    """As stored in a seat (``facil``, ``experto``)."""
+    label: str
+    """A Spanish message id: «Fácil», «Experto»."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    choose: Chooser
+    levels: tuple[Level, ...]
+    default: str = "normal"
+    names: tuple[str, ...] = ()
+    """The names bots sit under, in seat order; none: «Ordenador» («Ordenador 1», … with
+    several)."""
+    standin: str | None = "normal"
+    """The level that plays for an absent or timed-out player (None: nobody stands in)."""
+    hint: str | None = None
+    """The level whose play is a hint (None: no hints)."""
+
+    def level(self, key: str) -> Level | None:
+        return next((lv for lv in self.levels if lv.key == key), None)
+
+    def seat_name(self, index: int, count: int) -> tuple[str, dict[str, Any]]:
+        """The name (a message id and its parameters) of the ``index``-th of ``count`` bots,
+        from 1."""
+        if self.names:
+            return self.names[index - 1], {}
+        if count == 1:
+            return COMPUTER, {}
+        return COMPUTER_N, {"n": index}

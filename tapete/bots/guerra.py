@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapete.bots import BotSpec, Decision, Level
+from tapete.i18n import N_
+
 
 def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any] | None:
     """Turn when a move is legal for this seat.
@@ -15,3 +18,12 @@ def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any] | None
     """
     legal = view.get("legal") or []
     return dict(legal[0]) if legal else None
+
+
+def _decide(view: dict[str, Any], level: str) -> Decision | None:
+    move = choose(view, level)
+    return (move, 0.0) if move is not None else None
+
+
+BOTS = BotSpec(choose=_decide, levels=(Level("normal", N_("Normal")),))
+"""The computer: one level, no names (it is «Ordenador»)."""

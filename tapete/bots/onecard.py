@@ -46,7 +46,9 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tapete.bots import BotSpec, Level
 from tapete.games import onecard
+from tapete.i18n import N_
 
 JSON = dict[str, Any]
 Choice = tuple[JSON, float]
@@ -708,3 +710,15 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
     top = max(priors)
     best = max(range(len(moves)), key=lambda i: (totals[i] / deals + PRIOR * (priors[i] - top), -i))
     return candidates[best]
+
+
+BOTS: Final = BotSpec(
+    choose=choose,
+    levels=(
+        Level("facil", N_("Fácil")),
+        Level("normal", N_("Normal")),
+        Level("dificil", N_("Difícil")),
+    ),
+    names=("Ana", "Luis", "Marta"),
+)
+"""One Card's bots, as the seed names their levels."""

@@ -32,9 +32,11 @@ import zlib
 from collections import Counter
 from typing import Any, Final
 
+from tapete.bots import BotSpec, Level
 from tapete.bots.rummy_solver import Solution, best_meld, best_play
 from tapete.games import rummy
 from tapete.games.rummy import analyze
+from tapete.i18n import N_
 from tapete.tiles import is_joker, text, tile
 
 JSON = dict[str, Any]
@@ -308,3 +310,16 @@ def _rng(view: JSON, level: str) -> random.Random:
 
 
 __all__ = ["LEVELS", "THINK", "choose", "level_name"]
+
+
+BOTS: Final = BotSpec(
+    choose=choose,
+    levels=(
+        Level("principiante", N_("Principiante")),
+        Level("normal", N_("Normal")),
+        Level("experto", N_("Experto")),
+    ),
+    names=("Sofía", "Pablo", "Lucía"),
+    hint="experto",
+)
+"""Rummy's bots, as the seed names their levels; the expert's play is the hint."""

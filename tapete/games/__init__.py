@@ -1,21 +1,10 @@
-"""The rules of every game, pure, behind one protocol (see :mod:`tapete.games.protocol`)."""
+"""The rules of every game, pure, behind one protocol (see :mod:`tapete.games.protocol`).
+
+The hall's list of games is :mod:`tapete.registry`; this package only holds them.
+"""
 
 from __future__ import annotations
 
-from tapete.games import guerra, onecard, peaje, rummy
-from tapete.games.protocol import Drafting, Event, Game, IllegalMove
+from tapete.games.protocol import Codec, Drafting, Event, GameSpec, IllegalMove, Move, Rules
 
-GAMES: dict[str, Game] = {"guerra": guerra, "onecard": onecard, "rummy": rummy, "peaje": peaje}
-"""The playable games by name. A new game adds its module here."""
-DRAFTS: dict[str, Drafting] = {"rummy": rummy}
-"""The games whose drafts the server checks as they are built."""
-
-
-def get(name: str) -> Game:
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise IllegalMove("bad_config", detail=f"juego «{name}»") from None
-
-
-__all__ = ["DRAFTS", "GAMES", "Drafting", "Event", "Game", "IllegalMove", "get"]
+__all__ = ["Codec", "Drafting", "Event", "GameSpec", "IllegalMove", "Move", "Rules"]

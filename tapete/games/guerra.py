@@ -22,16 +22,26 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
+
+from msgspec import Meta
 
 from tapete.cards import Card, format_cards, full_deck, parse_cards, rank_value
-from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
+from tapete.games import guerra as _rules
+from tapete.games.protocol import (
+    JSON,
+    Clock,
+    Codec,
+    Event,
+    GameSpec,
+    Hall,
+    IllegalMove,
+    Move,
+    Options,
+)
+from tapete.i18n import N_
 from tapete.rng import Rng
 
-NAME: Final = "guerra"
-BOTS_FOLLOW: Final = True
-CLOCK_MOVES: Final = frozenset[str]()
-"""Rooms let the computer turn only after the human players the step waits for."""
 LENGTHS: Final = {"corta": 80, "media": 200, "final": None}
 """Duel limits: corta 80, media 200, hasta el final (no limit)."""
 
@@ -39,17 +49,16 @@ Length = Literal["corta", "media", "final"]
 Order = Literal["random", "fixed"]
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Options, frozen=True):
     """The options of RULES.md: 2–4 players, length, cards face down in a war,
     ace low, sums, and the order of won cards."""
 
-    players: int = 2
-    length: Length = "corta"
-    down: int = 3
-    ace_low: bool = False
-    sums: bool = False
-    order: Order = "random"
+    players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
+    length: Annotated[Length, Meta(title=N_("Duración"))] = "corta"
+    down: Annotated[Literal[1, 3], Meta(title=N_("Cartas boca abajo en una guerra"))] = 3
+    ace_low: Annotated[bool, Meta(title=N_("El as vale 1"))] = False
+    sums: Annotated[bool, Meta(title=N_("Guerra de sumas"))] = False
+    order: Annotated[Order, Meta(title=N_("Orden de las cartas ganadas"))] = "random"
 
     @property
     def limit(self) -> int | None:
@@ -61,11 +70,21 @@ class Config:
         return 2 if self.sums else 1
 
 
-@dataclass(frozen=True, slots=True)
-class Turn(BareMove):
+class Turn(Move, frozen=True, tag="turn"):
     """Turn your card(s) over: the duel card, or a war's face-down and face-up cards."""
 
-    TYPE = "turn"
+
+CONFIG: Final = Codec[Config](Config, error="bad_config")
+MOVES: Final = Codec[Turn](Turn)
+parse_config = CONFIG.decode
+"""Options from JSON, refusing anything out of range.
+
+>>> parse_config({"players": 3, "length": "media"}).limit
+200
+"""
+config_json = CONFIG.encode
+parse_move = move = MOVES.decode
+"""A move from JSON; ``move(repr)`` round-trips: ``move({'type': 'turn'})``."""
 
 
 @dataclass(slots=True)
@@ -110,69 +129,8 @@ class State:
     """Fixed order only: Brent's cycle detection over positions at duel starts."""
 
 
-# --- options and moves -----------------------------------------------------------------
-
-
-def parse_config(data: JSON) -> Config:
-    """Build a Config from JSON, refusing anything out of range.
-
-    >>> parse_config({"players": 3, "length": "media"}).limit
-    200
-    """
-    if not isinstance(data, dict):
-        raise IllegalMove("bad_config", detail="config")
-    known = {"players", "length", "down", "ace_low", "sums", "order"}
-    extra = set(data) - known
-    if extra:
-        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
-    players = data.get("players", 2)
-    if type(players) is not int or not 2 <= players <= 4:
-        raise IllegalMove("bad_config", detail="players (2–4)")
-    length = data.get("length", "corta")
-    if length not in tuple(LENGTHS):  # a tuple: an unhashable value is refused, not a crash
-        raise IllegalMove("bad_config", detail="length (corta, media, final)")
-    down = data.get("down", 3)
-    if down not in (1, 3) or type(down) is not int:
-        raise IllegalMove("bad_config", detail="down (1 o 3)")
-    for flag in ("ace_low", "sums"):
-        if not isinstance(data.get(flag, False), bool):
-            raise IllegalMove("bad_config", detail=flag)
-    order = data.get("order", "random")
-    if order not in ("random", "fixed"):
-        raise IllegalMove("bad_config", detail="order (random, fixed)")
-    return Config(
-        players=players,
-        length=length,
-        down=down,
-        ace_low=bool(data.get("ace_low", False)),
-        sums=bool(data.get("sums", False)),
-        order=order,
-    )
-
-
-def config_json(config: Config) -> JSON:
-    return {
-        "players": config.players,
-        "length": config.length,
-        "down": config.down,
-        "ace_low": config.ace_low,
-        "sums": config.sums,
-        "order": config.order,
-    }
-
-
 def seats(config: Config) -> int:
     return config.players
-
-
-def parse_move(data: JSON) -> Turn:
-    if not isinstance(data, dict) or "type" not in data:
-        raise IllegalMove("bad_move", detail="falta «type»")
-    if data["type"] != "turn":
-        raise IllegalMove("unknown_move")
-    if set(data) != {"type"}:
-        raise IllegalMove("bad_move", detail="campos de más")
-    return Turn()
 
 
 # --- the protocol ----------------------------------------------------------------------
@@ -216,12 +174,15 @@ def apply(state: State, seat: int, move: Turn) -> list[Event]:
 
 
 def clocks(state: State) -> list[tuple[str, int, Any]]:
-    """La guerra runs no clock: a duel waits for the player."""
-    return []
+    """A turn clock for each seat the step waits for (it runs only where the room sets one:
+    private rooms; a practice duel waits for the player)."""
+    step = (state.duels, len(state.steps))
+    return [("turn", seat, step) for seat in actors(state)]
 
 
 def clock_move(kind: str, seat: int) -> Turn:
-    raise IllegalMove("unknown_move")
+    """A seat's clock ran out (private rooms): its cards turn by themselves."""
+    return Turn()
 
 
 def outcome(state: State) -> JSON | None:
@@ -234,7 +195,7 @@ def view(state: State, seat: int | None) -> JSON:
     Nobody, the owner included, sees a face-down card or the order of a pile.
     """
     return {
-        "game": NAME,
+        "game": "guerra",
         "config": config_json(state.config),
         "seat": seat,
         "limit": state.config.limit,
@@ -255,7 +216,7 @@ def view(state: State, seat: int | None) -> JSON:
 def dump(state: State) -> JSON:
     """The position as JSON (see docs/positions.md); ``load(dump(s))`` is the same game."""
     return {
-        "game": NAME,
+        "game": "guerra",
         "config": config_json(state.config),
         "piles": [format_cards(p) for p in state.piles],
         "out": list(state.out),
@@ -369,7 +330,7 @@ def _place(state: State, seat: int, events: list[Event]) -> None:
     step = state.steps[-1]
     pile = state.piles[seat]
     up_n = state.config.up
-    want_down = state.config.down if step.war else 0
+    want_down: int = state.config.down if step.war else 0
     n = len(pile)
     if n >= want_down + up_n:
         down, up = want_down, up_n
@@ -532,3 +493,23 @@ def _repeats(state: State) -> bool:
     else:
         state.loop = [anchor, power, lam]
     return False
+
+
+SPEC: Final = GameSpec[Config, State, Turn](
+    key="guerra",
+    rules=_rules,
+    config=CONFIG,
+    moves=MOVES,
+    hall=Hall(
+        title=N_("La guerra"),
+        line=N_(
+            "Dais la vuelta a la vez; la carta más alta se lo lleva todo. Si empatáis, ¡guerra!"
+        ),
+        who=N_("Tú contra el ordenador, de 2 a 4 jugadores"),
+        icon='<span class="ic-card">K♠</span><span class="ic-card red">K♥</span>',
+    ),
+    messages={"no_cards": N_("No te quedan cartas para dar la vuelta.")},
+    clocks={"turn": Clock(practice=None, online=15.0)},
+    bots_follow=True,
+)
+"""La guerra's descriptor."""

@@ -23,13 +23,25 @@ Moves:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
+from msgspec import Meta
+
+from tapete.games import onecard as _rules
+from tapete.games.protocol import (
+    JSON,
+    BareMove,
+    Clock,
+    Codec,
+    Event,
+    GameSpec,
+    Hall,
+    HandCodec,
+    IllegalMove,
+    Options,
+)
+from tapete.i18n import N_
 from tapete.rng import Rng
-
-NAME: Final = "onecard"
-BOTS_FOLLOW: Final = False
 
 SUIT_CODES: Final = "HDCS"
 SUIT_SYMBOLS: Final = "♥♦♣♠"
@@ -41,6 +53,8 @@ TURN_LIMIT: Final = 1000
 """A hand still going after this many turns ends (Tapete's call; RULES.md is silent): with
 nearly every card in the hands, attacks can go round for ever. Fewest cards wins; a tie
 goes to the first of them in playing order from the player to move."""
+HOUSE: Final = {"group": "house"}
+"""Marks an option as one of the seed's house rules (the setup page groups them)."""
 ANY_SUIT: Final = -1
 """The suit to follow after a joker: anything goes."""
 
@@ -107,22 +121,23 @@ _VOIDS: Final = tuple(tuple(SUIT_CODES[s] for s in range(4) if v >> s & 1) for v
 # --- options ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Options, frozen=True):
     """2–4 players; the house rules of the seed's last section, all off by default."""
 
-    players: int = 2
-    two_attack: bool = False
+    players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
+    two_attack: Annotated[bool, Meta(title=N_("El 2 ataca con +2"), extra=HOUSE)] = False
     """El 2 ataca con +2 (se pasa con otro 2)."""
-    jokers: bool = False
+    jokers: Annotated[bool, Meta(title=N_("Comodines: +5"), extra=HOUSE)] = False
     """Dos comodines: se echan sobre cualquier carta y atacan con +5."""
-    king_again: bool = False
+    king_again: Annotated[bool, Meta(title=N_("El rey vuelve a jugar"), extra=HOUSE)] = False
     """El rey no ataca: quien lo echa vuelve a jugar."""
-    three_blocks: bool = False
+    three_blocks: Annotated[bool, Meta(title=N_("El 3 para un ataque"), extra=HOUSE)] = False
     """Un 3 del palo de arriba para un ataque."""
-    no_special_finish: bool = False
+    no_special_finish: Annotated[
+        bool, Meta(title=N_("No se termina con carta especial"), extra=HOUSE)
+    ] = False
     """No se puede terminar con una carta especial."""
-    penalty: int = 2
+    penalty: Annotated[int, Meta(ge=1, le=5, title=N_("Cartas por no avisar"))] = 2
     """Cartas que roba quien es pillado sin avisar (2; la mesa puede acordar 1–5)."""
 
     def attack_value(self, c: int) -> int:
@@ -147,34 +162,10 @@ class Config:
 
 
 OPTIONS: Final = ("two_attack", "jokers", "king_again", "three_blocks", "no_special_finish")
-
-
-def parse_config(data: JSON) -> Config:
-    if not isinstance(data, dict):
-        raise IllegalMove("bad_config", detail="config")
-    extra = set(data) - {"players", "penalty", *OPTIONS}
-    if extra:
-        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
-    players = data.get("players", 2)
-    if type(players) is not int or not 2 <= players <= 4:
-        raise IllegalMove("bad_config", detail="players (2–4)")
-    penalty = data.get("penalty", 2)
-    if type(penalty) is not int or not 1 <= penalty <= 5:
-        raise IllegalMove("bad_config", detail="penalty (1–5)")
-    flags = {}
-    for name in OPTIONS:
-        value = data.get(name, False)
-        if not isinstance(value, bool):
-            raise IllegalMove("bad_config", detail=name)
-        flags[name] = value
-    return Config(players=players, penalty=penalty, **flags)
-
-
-def config_json(config: Config) -> JSON:
-    out: JSON = {"players": config.players, "penalty": config.penalty}
-    for name in OPTIONS:
-        out[name] = getattr(config, name)
-    return out
+"""The house rules, in the seed's order."""
+CONFIG: Final = Codec[Config](Config, error="bad_config")
+parse_config = CONFIG.decode
+config_json = CONFIG.encode
 
 
 def seats(config: Config) -> int:
@@ -767,7 +758,7 @@ def view(state: State, seat: int | None) -> JSON:
     # sorted by suit, then rank, jokers last: ``key=_sort_key``, which is the cards' own order
     hand = sorted(state.hands[seat]) if seat is not None else None
     return {
-        "game": NAME,
+        "game": "onecard",
         "config": config_json(state.config),
         "seat": seat,
         "hand": [_CODES[c] if 0 <= c < 54 else code(c) for c in hand] if hand is not None else None,
@@ -803,7 +794,7 @@ def _sort_key(c: int) -> tuple[int, int]:
 
 def dump(state: State) -> JSON:
     return {
-        "game": NAME,
+        "game": "onecard",
         "config": config_json(state.config),
         "hands": [fmt(h) for h in state.hands],
         "stock": fmt(state.stock),
@@ -884,3 +875,40 @@ def clock_move(kind: str, seat: int) -> Move:
     if kind == "turn":
         return TIMEOUT
     raise ValueError(f"no clock {kind!r}")
+
+
+SPEC: Final = GameSpec[Config, State, Move](
+    key="onecard",
+    rules=_rules,
+    config=CONFIG,
+    moves=HandCodec(parse_move, lambda m: m.to_json()),
+    hall=Hall(
+        title=N_("One Card"),
+        line=N_(
+            "El juego coreano parecido al Uno con baraja francesa: ataques con reyes y "
+            "ases, el 7 cambia el palo y hay que cantar «One Card»."
+        ),
+        who=N_("De 2 a 4 jugadores, contra bots fáciles, normales o difíciles"),
+        icon='<span class="ic-card">A♠</span><span class="ic-card red">7♦</span>',
+    ),
+    messages={
+        "not_in_hand": N_("No tienes el {card}."),
+        "no_match": N_("El {card} no sirve: hay que echar {suit} o un {rank}."),
+        "must_answer_attack": N_(
+            "Te atacan con +{attack}: solo puedes pasar el ataque con otro {rank}, o robar."
+        ),
+        "must_play": N_("Tienes una carta que puedes echar: no se puede robar."),
+        "must_pass_attack": N_("Tienes una carta para pasar el ataque: no se puede robar."),
+        "seven_needs_suit": N_("Al echar un 7 hay que elegir palo."),
+        "special_finish": N_("No se puede terminar con una carta especial (regla de la casa)."),
+        "cannot_call": N_(
+            "Solo puedes cantar «One Card» con dos cartas o justo al quedarte con una."
+        ),
+        "nothing_to_catch": N_("No hay nadie a quien pillar."),
+        "no_window": N_("No hay plazo abierto."),
+    },
+    clocks={"turn": Clock(practice=None, online=30.0), "window": Clock(practice=3.0, online=3.0)},
+    clock_moves=CLOCK_MOVES,
+    timeouts=lambda state: list(state.timeouts),
+)
+"""One Card's descriptor."""

@@ -22,15 +22,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal
+
+from msgspec import Meta
+from msgspec.structs import force_setattr
 
 from tapete.cards import Card, format_cards, full_deck, parse_cards
-from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
+from tapete.games import peaje as _rules
+from tapete.games.protocol import (
+    JSON,
+    BareMove,
+    Codec,
+    Event,
+    GameSpec,
+    Guide,
+    Hall,
+    HandCodec,
+    IllegalMove,
+    Options,
+)
+from tapete.i18n import N_
 from tapete.rng import Rng
-
-NAME: Final = "peaje"
-BOTS_FOLLOW: Final = False
-CLOCK_MOVES: Final = frozenset[str]()
 
 QUESTIONS: Final = {
     "mayor_menor": ("mayor", "menor"),
@@ -66,13 +78,37 @@ STEP_NAMES: Final = {
 SUIT_ANSWER: Final = {"H": "corazones", "D": "diamantes", "C": "treboles", "S": "picas"}
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
-    variant: str = "solitario"
-    difficulty: str = "facil"
-    players: tuple[str, ...] = ("",)
-    toll: str = "un punto"
-    style: str = "clasico"
+Variant = Literal["solitario", "dos", "rapidos", "cooperativo", "patata"]
+Difficulty = Literal["facil", "media", "dificil"]
+Style = Literal["clasico", "cuatro_colores", "alto_contraste"]
+
+
+class Config(Options, frozen=True):
+    variant: Annotated[Variant, Meta(title=N_("Variante"))] = "solitario"
+    difficulty: Annotated[Difficulty, Meta(title=N_("Dificultad"))] = "facil"
+    players: Annotated[tuple[str, ...] | int, Meta(title=N_("Jugadores"))] = ("",)
+    """The players' names (blank ones allowed), or just how many they are."""
+    toll: Annotated[str, Meta(title=N_("El peaje"), min_length=1, max_length=80)] = "un punto"
+    style: Annotated[Style, Meta(title=N_("Estilo de cartas"))] = "clasico"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names (a count given is blank names by now)."""
+        assert isinstance(self.players, tuple)
+        return self.players
+
+    def __post_init__(self) -> None:
+        players = self.players
+        if isinstance(players, int):
+            players = ("",) * players
+        low, high = VARIANTS[self.variant]
+        if not low <= len(players) <= high:
+            raise ValueError(f"players: {low}–{high}")
+        force_setattr(self, "players", tuple(p.strip()[:24] for p in players))
+        toll = self.toll.strip()
+        if not toll:
+            raise ValueError("toll: empty")
+        force_setattr(self, "toll", toll)
 
     @property
     def route(self) -> tuple[str, ...]:
@@ -95,41 +131,9 @@ class Config:
         return frozenset(out)
 
 
-def parse_config(data: JSON) -> Config:
-    if not isinstance(data, dict):
-        raise IllegalMove("bad_config", detail="config")
-    extra = set(data) - {"variant", "difficulty", "players", "toll", "style"}
-    if extra:
-        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
-    variant = data.get("variant", "solitario")
-    if variant not in VARIANTS:
-        raise IllegalMove("bad_config", detail="variante")
-    difficulty = data.get("difficulty", "facil")
-    if difficulty not in ROUTES:
-        raise IllegalMove("bad_config", detail="dificultad (facil, media, dificil)")
-    low, high = VARIANTS[variant]
-    players = data.get("players", [""] * low)
-    if isinstance(players, int) and not isinstance(players, bool):
-        players = [""] * players
-    if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-        raise IllegalMove("bad_config", detail="jugadores")
-    if not low <= len(players) <= high:
-        raise IllegalMove("bad_config", detail=f"jugadores ({low}–{high} en esta variante)")
-    names = tuple(p.strip()[:24] for p in players)
-    toll = data.get("toll", "un punto")
-    if not isinstance(toll, str) or not toll.strip() or len(toll) > 80:
-        raise IllegalMove("bad_config", detail="el peaje (un texto de 1 a 80 letras)")
-    style = data.get("style", "clasico")
-    if style not in STYLES:
-        raise IllegalMove("bad_config", detail="estilo de cartas")
-    return Config(variant, difficulty, names, toll.strip(), style)
-
-
-def config_json(config: Config) -> JSON:
-    return {
-        "variant": config.variant, "difficulty": config.difficulty,
-        "players": list(config.players), "toll": config.toll, "style": config.style,
-    }  # fmt: skip
+CONFIG: Final = Codec[Config](Config, error="bad_config")
+parse_config = CONFIG.decode
+config_json = CONFIG.encode
 
 
 def seats(config: Config) -> int:
@@ -258,7 +262,7 @@ def new(config: Config, seed: int) -> State:
     """Shuffle a deck for the route (one per player in turnos rápidos) and turn the first
     card up."""
     rng = Rng.from_seed(seed)
-    n = len(config.players) if config.variant == "rapidos" else 1
+    n = len(config.names) if config.variant == "rapidos" else 1
     routes = []
     for _ in range(n):
         deck = rng.shuffled(full_deck())
@@ -434,7 +438,7 @@ def _step_back(state: State) -> list[Event]:
 def _open_toll(state: State, direction: str, after: str, events: list[Event]) -> None:
     toll: JSON = {"direction": direction}
     if state.config.variant == "patata":
-        toll["payer"] = state.rng.below(len(state.config.players)) + 1
+        toll["payer"] = state.rng.below(len(state.config.names)) + 1
     state.toll = toll
     state.after_toll = after
     state.phase = "toll"
@@ -442,7 +446,7 @@ def _open_toll(state: State, direction: str, after: str, events: list[Event]) ->
 
 
 def _next_player(state: State, events: list[Event]) -> None:
-    n = len(state.config.players)
+    n = len(state.config.names)
     if state.config.variant == "rapidos":
         for step in range(1, n + 1):
             cand = (state.current + step) % n
@@ -542,7 +546,7 @@ def view(state: State, seat: int | None) -> JSON:
     route = route_of(state)
     q = question(state) if state.result is None else None
     return {
-        "game": NAME,
+        "game": "peaje",
         "config": config_json(state.config),
         "seat": seat,
         "route": list(state.config.route),
@@ -564,7 +568,7 @@ def view(state: State, seat: int | None) -> JSON:
 
 def dump(state: State) -> JSON:
     return {
-        "game": NAME,
+        "game": "peaje",
         "config": config_json(state.config),
         "routes": [
             {
@@ -635,3 +639,62 @@ def clocks(state: State) -> list[tuple[str, int, Any]]:
 
 def clock_move(kind: str, seat: int) -> Move:
     raise IllegalMove("unknown_move")
+
+
+def read_form(form: Any) -> JSON:
+    """The setup form: the names typed (blank ones allowed) for the number of players the
+    variant was given (``count``), the toll («un punto» if left blank)."""
+    names = [str(x) for x in form.getlist("player")] if hasattr(form, "getlist") else []
+    count_text = str(form.get("count") or "")
+    count = int(count_text) if count_text.isdigit() else len(names) or 1
+    if 1 <= count <= 12:
+        names = (names + [""] * count)[:count]
+    return {
+        "variant": str(form.get("variant") or "solitario"),
+        "difficulty": str(form.get("difficulty") or "facil"),
+        "players": names or [""],
+        "toll": str(form.get("toll") or "").strip() or "un punto",
+        "style": str(form.get("style") or "clasico"),
+    }
+
+
+def _guide_context() -> JSON:
+    from tapete.games.peaje_guide import examples
+
+    return {"examples": examples()}
+
+
+SPEC: Final = GameSpec[Config, State, Move](
+    key="peaje",
+    rules=_rules,
+    config=CONFIG,
+    moves=HandCodec(parse_move, lambda m: m.to_json()),
+    hall=Hall(
+        title=N_("El Peaje"),
+        line=N_(
+            "Mayor o menor, roja o negra, adivina el palo… recorre la ruta y paga "
+            "cada peaje. Para jugar en grupo con un solo móvil."
+        ),
+        who=N_("Solo o en grupo, de 1 a 12, con un solo móvil"),
+        icon='<span class="ic-card red">?</span><span class="ic-bar">PEAJE</span>',
+    ),
+    messages={
+        "wrong_step": N_("Ahora no toca eso: primero hay que {step}."),
+        "bad_answer": N_("Esa respuesta no vale para esta pregunta."),
+    },
+    guide=Guide(
+        pages={
+            "index": N_("La guía de El Peaje"),
+            "como-jugar": N_("Cómo jugar"),
+            "situaciones": N_("Tres situaciones"),
+            "variantes": N_("Las variantes"),
+            "preguntas": N_("Preguntas frecuentes"),
+            "calculos": N_("Los cálculos de mayor o menor"),
+            "previa": N_("El Peaje en una previa"),
+            "responsable": N_("Juego responsable"),
+        },
+        context=_guide_context,
+    ),
+    read_form=read_form,
+)
+"""El Peaje's descriptor."""

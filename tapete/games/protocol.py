@@ -1,6 +1,6 @@
-"""The protocol every game follows, and its shared errors.
+"""The protocol every game follows, its descriptor, and the one codec every game derives.
 
-A game is a module with these functions (see ``docs/architecture.md``)::
+A game is a module (or package) with the functions of :class:`Rules`::
 
     new(config, seed) -> State
     actors(state) -> list[int]               seats that may act now
@@ -9,64 +9,191 @@ A game is a module with these functions (see ``docs/architecture.md``)::
     view(state, seat | None) -> dict         what that seat (None: a spectator) may see
     outcome(state) -> dict | None
     dump(state) -> dict  /  load(data) -> State
-    parse_config(data) -> Config             raises IllegalMove("bad_config")
-    parse_move(data) -> Move                 raises IllegalMove("bad_move")
+    seats(config) -> int                     how many seats a game with these options has
     clocks(state) -> [(kind, seat, instance)]  the deadlines the room must run now
     clock_move(kind, seat) -> Move           what a clock does when it runs out
 
-and the constants ``NAME``, ``BOTS_FOLLOW`` (the computer acts after the players, as if at
-once: La guerra) and ``CLOCK_MOVES`` (move types only a clock may send). A game whose
-players build a draft the server checks as they go (Rummy) is also :class:`Drafting`.
+and one :class:`GameSpec`, its descriptor: everything the generic layers (rooms, store,
+server) need to know about it, as data. They iterate over descriptors and never name a game.
 
-Moves are small frozen values with ``to_json``; events are plain JSON dicts.
+Moves and options are :mod:`msgspec` structs: a move is a tagged :class:`Move` (its tag is
+its ``"type"`` on the wire), the options a :class:`Options` struct whose fields carry their
+limits and form labels. :class:`Codec` reads and writes both, the same way for every game;
+a field whose type has ``from_wire``/``to_wire`` (a card, a tile) is coded by that type.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args
 
-from tapete.i18n import t
+import msgspec
 
 Event = dict[str, Any]
 JSON = dict[str, Any]
 
+C = TypeVar("C")
+S = TypeVar("S")
+M = TypeVar("M")
+T = TypeVar("T")
+C_in = TypeVar("C_in", contravariant=True)
+S_in = TypeVar("S_in", contravariant=True)
+
 
 class IllegalMove(ValueError):
-    """A move (or option) the rules refuse. ``code`` is stable; ``message`` is for players.
+    """A move (or option) the rules refuse: a stable ``code`` and its parameters. The
+    catalog turns them into a sentence in the player's language; the rules write none.
 
     >>> e = IllegalMove("not_your_turn")
-    >>> e.code, str(e)
-    ('not_your_turn', 'No es tu turno.')
+    >>> e.code, e.params
+    ('not_your_turn', {})
+    >>> str(IllegalMove("bad_move", field="card"))
+    'bad_move (field=card)'
     """
 
-    def __init__(self, code: str, message: str | None = None, **params: object) -> None:
+    def __init__(self, code: str, **params: object) -> None:
         self.code = code
         self.params = params
-        self.message = message if message is not None else t(f"error.{code}", "es", **params)
-        super().__init__(self.message)
-
-    def localized(self, lang: str) -> str:
-        key = f"error.{self.code}"
-        text = t(key, lang, **self.params)
-        return self.message if text == key else text
+        details = ", ".join(f"{k}={v}" for k, v in params.items())
+        super().__init__(f"{code} ({details})" if details else code)
 
 
-class Move(Protocol):
-    def to_json(self) -> JSON: ...
+# --- the codec -------------------------------------------------------------------------
+
+
+def _dec_hook(tp: type, obj: Any) -> Any:
+    from_wire = getattr(tp, "from_wire", None)
+    if from_wire is None:
+        raise NotImplementedError(f"no wire format for {tp!r}")
+    return from_wire(obj)
+
+
+def _enc_hook(obj: Any) -> Any:
+    to_wire = getattr(obj, "to_wire", None)
+    if to_wire is None:
+        raise NotImplementedError(f"no wire format for {type(obj)!r}")
+    return to_wire()
+
+
+def _path(err: msgspec.ValidationError) -> str:
+    """The field a validation error is about: ``$.players`` → ``players``."""
+    text = str(err)
+    at = text.rfind("`$")
+    if at >= 0:
+        return text[at + 2 :].strip("`").lstrip(".")
+    if "unknown field `" in text:  # the field that should not be there
+        return text.split("unknown field `", 1)[1].split("`", 1)[0]
+    # a struct's own check (``__post_init__``) says the field first: "players: 2–4"
+    return text.split(":", 1)[0].strip() if ":" in text else text.strip()
+
+
+def _lists(value: Any) -> Any:
+    """Tuples as lists, as JSON has them (``msgspec.to_builtins`` keeps tuples)."""
+    if isinstance(value, tuple | list):
+        return [_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return value
+
+
+class Codec(Generic[T]):
+    """Reads JSON-like data into ``tp`` (a struct, or a union of tagged structs) and writes
+    it back, refusing anything else with :class:`IllegalMove` (``error``, with the field).
+
+    >>> class Knock(Move, tag="knock"):
+    ...     times: int = 1
+    >>> codec = Codec(Knock)
+    >>> codec.decode({"type": "knock", "times": 2})
+    move({'type': 'knock', 'times': 2})
+    >>> codec.encode(Knock())
+    {'type': 'knock', 'times': 1}
+    >>> codec.decode({"type": "knock", "times": "x"})
+    Traceback (most recent call last):
+    tapete.games.protocol.IllegalMove: bad_move (field=times)
+    >>> codec.decode({"type": "shout"})
+    Traceback (most recent call last):
+    tapete.games.protocol.IllegalMove: unknown_move
+    """
+
+    def __init__(self, tp: Any, error: str = "bad_move") -> None:
+        self.type = tp
+        self.error = error
+        members = get_args(tp) or (tp,)
+        self.tags = frozenset(
+            str(m.__struct_config__.tag)
+            for m in members
+            if isinstance(m, type)
+            and issubclass(m, msgspec.Struct)
+            and m.__struct_config__.tag is not None
+        )
+        self._decoder = msgspec.json.Decoder(tp, dec_hook=_dec_hook)
+
+    def decode(self, data: Any) -> T:
+        if self.tags:
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                raise IllegalMove(self.error, field="type")
+            if data["type"] not in self.tags:
+                raise IllegalMove("unknown_move")
+        try:
+            return msgspec.convert(data, self.type, dec_hook=_dec_hook)  # type: ignore[no-any-return]
+        except msgspec.ValidationError as exc:
+            raise IllegalMove(self.error, field=_path(exc)) from None
+
+    def decode_json(self, raw: bytes | str) -> T:
+        try:
+            return self._decoder.decode(raw)  # type: ignore[no-any-return]
+        except msgspec.ValidationError as exc:
+            raise IllegalMove(self.error, field=_path(exc)) from None
+        except msgspec.DecodeError:
+            raise IllegalMove("bad_json") from None
+
+    def encode(self, value: Any) -> JSON:
+        out = _lists(msgspec.to_builtins(value, enc_hook=_enc_hook))
+        assert isinstance(out, dict)
+        return out
+
+
+class HandCodec(Codec[T]):
+    """A codec from a game's own functions (for a game not yet on derived codecs)."""
+
+    def __init__(self, decode: Callable[[Any], T], encode: Callable[[T], JSON]) -> None:
+        self.type = None
+        self.error = "bad_move"
+        self.tags = frozenset()
+        self._decode = decode
+        self._encode = encode
+
+    def decode(self, data: Any) -> T:
+        return self._decode(data)
+
+    def encode(self, value: Any) -> JSON:
+        return self._encode(value)
+
+
+class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """A move: a small frozen value, tagged by its ``type``. ``str`` is its text;
+    ``repr`` round-trips through the game's :func:`move` (as python-chess's moves do
+    through ``Move.from_uci``).
+
+    Subclasses give a tag: ``class Draw(Move, tag="draw")``.
+    """
+
+    def to_json(self) -> JSON:
+        out = msgspec.to_builtins(self, enc_hook=_enc_hook)
+        assert isinstance(out, dict)
+        return out
+
+    def __str__(self) -> str:
+        return str(self.__struct_config__.tag)
+
+    def __repr__(self) -> str:
+        return f"move({self.to_json()!r})"
 
 
 @dataclass(frozen=True, slots=True)
 class BareMove:
-    """A move that is nothing but its type (draw, pass, call, a clock's timeout…): a
-    subclass names it in ``TYPE``, its JSON and its text.
-
-    >>> @dataclass(frozen=True, slots=True)
-    ... class Knock(BareMove):
-    ...     TYPE = "knock"
-    >>> Knock().to_json(), str(Knock()), Knock() == Knock()
-    ({'type': 'knock'}, 'knock', True)
-    """
+    """A hand-coded move that is nothing but its type (for a game not yet on :class:`Move`)."""
 
     TYPE: ClassVar[str] = ""
 
@@ -77,31 +204,111 @@ class BareMove:
         return self.TYPE
 
 
-class Game(Protocol):
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's options. Each field's default is the option's default; its type says its
+    limits (``Annotated[int, msgspec.Meta(ge=2, le=4)]``, a ``Literal``); its ``Meta`` title
+    and description (Spanish message ids) label it on the setup page."""
+
+
+# --- the rules and the descriptor -----------------------------------------------------
+
+
+class Rules(Protocol[C_in, S, M]):
     """A game module, seen as a value (mypy checks modules against protocols)."""
 
-    NAME: str
-    BOTS_FOLLOW: bool
-    CLOCK_MOVES: frozenset[str]
-
-    def new(self, config: Any, seed: int) -> Any: ...
-    def actors(self, state: Any) -> list[int]: ...
-    def legal_moves(self, state: Any, seat: int) -> list[Any]: ...
-    def apply(self, state: Any, seat: int, move: Any) -> list[Event]: ...
-    def view(self, state: Any, seat: int | None) -> JSON: ...
-    def outcome(self, state: Any) -> JSON | None: ...
-    def dump(self, state: Any) -> JSON: ...
-    def load(self, data: JSON) -> Any: ...
-    def parse_config(self, data: JSON) -> Any: ...
-    def config_json(self, config: Any) -> JSON: ...
-    def parse_move(self, data: JSON) -> Any: ...
-    def seats(self, config: Any) -> int: ...
-    def clocks(self, state: Any) -> list[tuple[str, int, Any]]: ...
-    def clock_move(self, kind: str, seat: int) -> Any: ...
+    def new(self, config: C_in, seed: int) -> S: ...
+    def actors(self, state: S) -> list[int]: ...
+    def legal_moves(self, state: S, seat: int) -> list[M]: ...
+    def apply(self, state: S, seat: int, move: M) -> list[Event]: ...
+    def view(self, state: S, seat: int | None) -> JSON: ...
+    def outcome(self, state: S) -> JSON | None: ...
+    def dump(self, state: S) -> JSON: ...
+    def load(self, data: JSON) -> S: ...
+    def seats(self, config: C_in) -> int: ...
+    def clocks(self, state: S) -> list[tuple[str, int, Any]]: ...
+    def clock_move(self, kind: str, seat: int) -> M: ...
 
 
-class Drafting(Protocol):
+class Drafting(Protocol[S_in]):
     """A game whose players build a draft that the server checks without applying it."""
 
     def parse_layout(self, data: Any) -> Any: ...
-    def check(self, state: Any, seat: int, layout: Any) -> JSON: ...
+    def check(self, state: S_in, seat: int, layout: Any) -> JSON: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A kind of deadline a game may ask for. ``practice`` and ``online`` are its default
+    seconds in a practice game and in a private room (None: that clock does not run)."""
+
+    practice: float | None = None
+    online: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hall:
+    """How the hall presents a game (Spanish message ids; ``icon`` is markup)."""
+
+    title: str
+    line: str
+    who: str
+    icon: str
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """A game's guide: its pages (slug → Spanish title message id, in reading order; the
+    first is the index), at ``/<key>/guia/<slug>``, templates ``<key>_guide/<slug>.html``,
+    and what they show that the rules compute (``context()``)."""
+
+    pages: Mapping[str, str]
+    context: Callable[[], JSON] = dict
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[C, S, M]):
+    """Everything the generic layers know about a game, declared once, with the game."""
+
+    key: str
+    """The game's name in URLs, records and the catalog (its domain)."""
+    rules: Rules[C, S, M]
+    config: Codec[C]
+    """The options: a :class:`Options` struct's codec (``bad_config`` on a bad one)."""
+    moves: Codec[M]
+    """The moves a client (or a clock) may send: a union of :class:`Move` structs."""
+    hall: Hall
+    messages: Mapping[str, str] = field(default_factory=dict)
+    """Refusal codes of this game → Spanish message ids (with ``{param}`` placeholders)."""
+    clocks: Mapping[str, Clock] = field(default_factory=dict)
+    clock_moves: frozenset[str] = frozenset()
+    """Move types only a clock may send; refused from clients."""
+    bots_follow: bool = False
+    """The computer acts after the players the step waits for, as if at once (La guerra)."""
+    drafting: Drafting[S] | None = None
+    timeouts: Callable[[S], list[int]] | None = None
+    """Timeouts in a row by seat, if the game counts them (a bot stands in after a few)."""
+    params: Callable[[str, Any, Callable[[str], str]], str] | None = None
+    """Names a refusal's parameter in the player's language (a card code → «el as de
+    picas»): ``params(name, value, gettext)``; None leaves every value as it is."""
+    guide: Guide | None = None
+    read_form: Callable[[Any], JSON] | None = None
+    """Reads the setup form into options JSON, where reading field by field (the default,
+    from the options' types) is not enough."""
+
+    def parse_move(self, data: Any) -> M:
+        return self.moves.decode(data)
+
+    def parse_config(self, data: Any) -> C:
+        return self.config.decode(data if data is not None else {})
+
+    def config_json(self, config: C) -> JSON:
+        return self.config.encode(config)
+
+    def move_json(self, move: M) -> JSON:
+        return self.moves.encode(move)
+
+    def describe(self, exc: IllegalMove, lang: str) -> str:
+        """A refusal of this game in the player's words."""
+        from tapete.i18n.errors import describe
+
+        return describe(exc.code, lang, self.key, self.messages, self.params, **exc.params)

@@ -8,30 +8,27 @@ import logging
 import secrets
 from typing import Any
 
-from tapete import games
-from tapete.games import IllegalMove
+from tapete.games.protocol import IllegalMove
+from tapete.registry import Entry, entry
 from tapete.rooms.room import Room, Settings
 from tapete.store import GameRecord, Store
 
 log = logging.getLogger(__name__)
 
-BOT_NAMES = {"onecard": ("Ana", "Luis", "Marta"), "rummy": ("Sofía", "Pablo", "Lucía")}
-"""Bots with names; elsewhere the computer is "Ordenador", as the seeds call it."""
-LEVELS = {
-    "onecard": ("facil", "normal", "dificil"),
-    "rummy": ("principiante", "normal", "experto"),
-}
-
 
 def practice_seats(
-    kind: str, players: int, guest: str, level: str = "normal", name: str | None = None
+    found: Entry, players: int, guest: str, level: str | None = None
 ) -> list[dict[str, Any]]:
-    """Seat 0 is the guest; the rest are bots."""
-    seats: list[dict[str, Any]] = [{"kind": "human", "guest": guest, "name": name or "Tú"}]
-    computers = ["Ordenador"] if players == 2 else [f"Ordenador {i}" for i in range(1, players)]
-    names = BOT_NAMES.get(kind, computers)
+    """Seat 0 is the guest; the others are the game's bots at ``level`` (a game without
+    bots: the other seats are people around the same phone, with no guest of their own)."""
+    seats: list[dict[str, Any]] = [{"kind": "human", "guest": guest}]
+    bots = found.bots
     for i in range(1, players):
-        seats.append({"kind": "bot", "name": names[i - 1], "level": level})
+        if bots is None:
+            seats.append({"kind": "local"})
+            continue
+        name, params = bots.seat_name(i, players - 1)
+        seats.append({"kind": "bot", "name": name, **params, "level": level or bots.default})
     return seats
 
 
@@ -105,24 +102,25 @@ class Rooms:
         config: dict[str, Any],
         guest: str,
         *,
-        level: str = "normal",
+        level: str | None = None,
         seed: int | None = None,
         position: dict[str, Any] | None = None,
     ) -> Room:
         """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
-        game = games.get(kind)
-        start = game.load(position) if position is not None else None
-        parsed = start.config if start is not None else game.parse_config(config)
-        if level not in LEVELS.get(kind, ("normal",)):
-            raise IllegalMove("bad_config", detail=f"nivel «{level}»")
-        seats = practice_seats(kind, game.seats(parsed), guest, level)
+        found = entry(kind)
+        spec = found.game
+        start = spec.rules.load(position) if position is not None else None
+        parsed = start.config if start is not None else spec.parse_config(config)
+        if level is not None and (found.bots is None or found.bots.level(level) is None):
+            raise IllegalMove("bad_config", field="level")
+        seats = practice_seats(found, spec.rules.seats(parsed), guest, level)
         record = await self.store.create_game(
             kind,
-            game.config_json(parsed),
+            spec.config_json(parsed),
             seed if seed is not None else secrets.randbits(62),
             seats,
             owner=guest,
-            position=game.dump(start) if start is not None else None,
+            position=spec.rules.dump(start) if start is not None else None,
         )
         return await self._open(record)
 

@@ -14,13 +14,14 @@ import contextlib
 import itertools
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tapete import bots, games
 from tapete.games.protocol import IllegalMove
-from tapete.i18n import t
+from tapete.i18n import N_, SHARED, text
+from tapete.i18n.errors import describe
+from tapete.registry import entry
 from tapete.store import GameRecord, Store
 
 log = logging.getLogger(__name__)
@@ -85,10 +86,9 @@ class Settings:
     """Multiplies the delay each bot asks for (0: bots act at once)."""
     bot_delay: float = 0.0
     """Added to every bot decision."""
-    turn_seconds: float | None = None
-    """The turn clock (None: no limit, as in practice games)."""
-    window_seconds: float = 3.0
-    """One Card's catch window."""
+    clocks: Mapping[str, float | None] = field(default_factory=dict)
+    """Seconds for a kind of clock, over the game's practice default (``GameSpec.clocks``);
+    None stops that kind. ``{"turn": 30}`` puts a turn clock on every game that has one."""
     takeover_after: int = 3
     """Timeouts in a row after which a bot plays an absent player's seat."""
     test_api: bool = False
@@ -100,8 +100,8 @@ _STOP = object()
 
 def error(code: str, lang: str = "es", message: str | None = None, **params: Any) -> Message:
     """An error message for the socket: a stable code and a sentence for the player."""
-    text = message if message is not None else t(f"error.{code}", lang, **params)
-    return {"type": "error", "code": code, "message": text}
+    words = message if message is not None else describe(code, lang, **params)
+    return {"type": "error", "code": code, "message": words}
 
 
 class Room:
@@ -111,8 +111,10 @@ class Room:
         self.record = record
         self.id = record.id
         self.store = store
-        self.game = games.get(record.kind)
-        self.config = self.game.parse_config(record.config)
+        self.entry = entry(record.kind)
+        self.spec = self.entry.game
+        self.game = self.spec.rules
+        self.config = self.spec.parse_config(record.config)
         self.state = self._initial()
         self.version = 0
         self.settings = settings or Settings()
@@ -149,7 +151,7 @@ class Room:
         self.version = 0
         self.history.clear()
         for logged in await self.store.moves(self.id):
-            move = self.game.parse_move(logged.move)
+            move = self.spec.parse_move(logged.move)
             events = self.game.apply(self.state, logged.seat, move)
             self.version = logged.n
             self.history.append(Logged(logged.n, logged.seat, logged.move, events))
@@ -180,11 +182,22 @@ class Room:
                 return i
         return None
 
-    def seats_json(self, viewer: int | None) -> list[Message]:
-        return [
-            {"seat": i, "name": s.get("name", f"#{i + 1}"), "kind": s["kind"], "you": i == viewer}
-            for i, s in enumerate(self.record.seats)
-        ]
+    def seats_json(self, viewer: int | None, lang: str = "es") -> list[Message]:
+        """The seats as a page shows them: a bot's name (a message id) in ``lang``."""
+        out = []
+        for i, s in enumerate(self.record.seats):
+            name = str(s.get("name") or "")
+            if s["kind"] == "bot" and name:
+                name = text(self.spec.key, lang, name, n=s.get("n", i))
+            elif not name:
+                name = text(SHARED, lang, N_("Tú") if i == viewer else N_("Jugador {n}"), n=i + 1)
+            out.append({"seat": i, "name": name, "kind": s["kind"], "you": i == viewer})
+        return out
+
+    def error(self, code: str, lang: str, **params: Any) -> Message:
+        """A refusal in ``lang``, in this game's words where it has its own."""
+        words = describe(code, lang, self.spec.key, self.spec.messages, self.spec.params, **params)
+        return {"type": "error", "code": code, "message": words}
 
     # subscribers
 
@@ -209,7 +222,7 @@ class Room:
             "game": self.id,
             "kind": self.record.kind,
             "seat": seat,
-            "seats": self.seats_json(seat),
+            "seats": self.seats_json(seat, lang),
             "version": self.version,
             "view": self.game.view(self.state, seat),
             "clocks": self.clocks_json(),
@@ -238,7 +251,7 @@ class Room:
 
     def check_draft(self, guest: str | None, table: Any, lang: str = "es") -> Message:
         """Report on a draft (Rummy) without changing anything: read-only, answered at once."""
-        drafting = games.DRAFTS.get(self.record.kind)
+        drafting = self.spec.drafting
         seat = self.seat_of(guest)
         if drafting is None:
             return error("unknown_type", lang, type="check")
@@ -247,7 +260,7 @@ class Room:
         try:
             layout = drafting.parse_layout(table)
         except IllegalMove as exc:
-            return error(exc.code, lang, exc.localized(lang))
+            return self.error(exc.code, lang, **exc.params)
         return {
             "type": "checked",
             "version": self.version,
@@ -300,17 +313,17 @@ class Room:
             err = error("stale_version", sub.lang, got=sub.version, current=self.version)
             err["sync"] = self.view_message(seat)
             return err
-        if isinstance(sub.move, dict) and sub.move.get("type") in self.game.CLOCK_MOVES:
+        if isinstance(sub.move, dict) and sub.move.get("type") in self.spec.clock_moves:
             return {**error("unknown_move", sub.lang), "version": self.version}
         try:
-            move = self.game.parse_move(sub.move)
+            move = self.spec.parse_move(sub.move)
             await self._commit(seat, move)
         except IllegalMove as exc:
-            return {**error(exc.code, sub.lang, exc.localized(sub.lang)), "version": self.version}
+            return {**self.error(exc.code, sub.lang, **exc.params), "version": self.version}
         return None
 
     async def _commit(self, seat: int, move: Any) -> None:
-        move_json = move.to_json()
+        move_json = self.spec.move_json(move)
         events = self.game.apply(self.state, seat, move)  # raises IllegalMove, state untouched
         version = self.version + 1
         try:
@@ -351,10 +364,12 @@ class Room:
     def _bot_seats(self) -> list[int]:
         """Bot seats, and human seats a bot stands in for: after ``takeover_after`` timeouts in
         a row, until that player sends a move of their own."""
+        if self.entry.bots is None:
+            return []
         out = [i for i, s in enumerate(self.record.seats) if s.get("kind") == "bot"]
-        timeouts = self.game.view(self.state, None).get("timeouts")
-        if isinstance(timeouts, list):
+        if self.spec.timeouts is not None and self.entry.bots.standin is not None:
             limit = self.settings.takeover_after
+            timeouts = self.spec.timeouts(self.state)
             self._standins.update(i for i, n in enumerate(timeouts) if n >= limit)
         return out + sorted(self._standins - set(out))
 
@@ -364,12 +379,12 @@ class Room:
         actors = set(self.game.actors(self.state))
         bots_ = self._bot_seats()
         humans = set(range(len(self.record.seats))) - set(bots_)
-        if self.game.BOTS_FOLLOW and actors & humans:
+        if self.spec.bots_follow and actors & humans:
             return  # e.g. La guerra: the computer turns after the player, "a la vez"
         for seat in bots_:
             if seat not in actors or seat in self._pending_bots:
                 continue
-            level = self.record.seats[seat].get("level", "normal")
+            level = self._level(seat)
             view = self.game.view(self.state, seat)
             self._pending_bots.add(seat)
             task = asyncio.create_task(self._decide(seat, view, level, self.version))
@@ -383,8 +398,9 @@ class Room:
         loop = asyncio.get_running_loop()
         start = loop.time()
         failed = False
+        assert self.entry.bots is not None
         try:
-            decision = await asyncio.to_thread(bots.choose, self.record.kind, view, level)
+            decision = await asyncio.to_thread(self.entry.bots.choose, view, level)
         except Exception:  # a bot must never stall its table: its first legal move is played
             log.exception("room %s: bot decision failed for seat %d", self.id, seat)
             decision, failed = None, True
@@ -409,11 +425,13 @@ class Room:
             return
         if turn.move is not None:
             if turn.version != self.version:
-                legal = [m.to_json() for m in self.game.legal_moves(self.state, turn.seat)]
+                legal = [
+                    self.spec.move_json(m) for m in self.game.legal_moves(self.state, turn.seat)
+                ]
                 if turn.move not in legal:
                     return  # asked again by _schedule_bots
             try:
-                await self._commit(turn.seat, self.game.parse_move(turn.move))
+                await self._commit(turn.seat, self.spec.parse_move(turn.move))
                 return
             except IllegalMove as exc:
                 log.warning("room %s: bot move refused (%s): %r", self.id, exc.code, turn.move)
@@ -422,20 +440,30 @@ class Room:
         if fallback:
             await self._commit(turn.seat, fallback[0])
 
+    def _level(self, seat: int) -> str:
+        """The level a bot seat plays at: its own, or the stand-in level for a human's."""
+        bots = self.entry.bots
+        assert bots is not None
+        s = self.record.seats[seat]
+        if s.get("kind") == "bot":
+            return str(s.get("level") or bots.default)
+        return bots.standin or bots.default
+
     async def hint(self, guest: str | None, lang: str = "es") -> Message:
-        """The expert's play for this player's turn (Rummy's hint), computed off the loop."""
+        """The move the game's hint level would make for this player now (Rummy's expert),
+        computed off the loop; the page shows it, nothing is played."""
         seat = self.seat_of(guest)
         if seat is None:
             return error("spectator", lang)
-        if self.record.kind not in games.DRAFTS:
+        bots = self.entry.bots
+        if bots is None or bots.hint is None:
             return error("unknown_type", lang, type="hint")
         if seat not in self.game.actors(self.state):
             return error("not_your_turn", lang)
         view = self.game.view(self.state, seat)
-        decision = await asyncio.to_thread(bots.choose, self.record.kind, view, "experto")
+        decision = await asyncio.to_thread(bots.choose, view, bots.hint)
         move = decision[0] if decision is not None else None
-        table = move.get("table") if move is not None and move.get("type") == "play" else None
-        return {"type": "hint", "version": self.version, "table": table}
+        return {"type": "hint", "version": self.version, "move": move}
 
     # clocks
 
@@ -444,10 +472,20 @@ class Room:
             return set()
         wanted = set()
         for kind, seat, instance in self.game.clocks(self.state):
-            if kind == "turn" and self.settings.turn_seconds is None:
-                continue
-            wanted.add((kind, seat, instance))
+            if self._seconds(kind) is not None:
+                wanted.add((kind, seat, instance))
         return wanted
+
+    def _seconds(self, kind: str) -> float | None:
+        """How long a clock of ``kind`` runs here: the room's setting, else the game's
+        practice default; None: it does not run (a kind the game never declared neither)."""
+        declared = self.spec.clocks.get(kind)
+        if declared is None:
+            log.warning("room %s: clock kind %r is not declared by its game", self.id, kind)
+            return None
+        if kind in self.settings.clocks:
+            return self.settings.clocks[kind]
+        return declared.practice
 
     def _sync_clocks(self) -> None:
         """Start the clocks the game asks for now; stop those it no longer does."""
@@ -457,11 +495,7 @@ class Room:
                 self._clocks.pop(key)[0].cancel()
         loop = asyncio.get_running_loop()
         for key in wanted - set(self._clocks):
-            seconds = (
-                self.settings.window_seconds
-                if key[0] == "window"
-                else (self.settings.turn_seconds or 0.0)
-            )
+            seconds = self._seconds(key[0]) or 0.0
             handle = loop.call_later(seconds, self._queue.put_nowait, _ClockFire(key))
             self._clocks[key] = (handle, loop.time() + seconds)
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tapete.bots import choose as dispatch
 from tapete.bots import onecard as bots
 from tapete.games import onecard
+from tapete.registry import REGISTRY
 
 Answer = tuple[dict[str, Any], float] | None
 
@@ -115,7 +115,9 @@ def test_nothing_to_do_is_none() -> None:
 def test_the_hall_dispatches_and_levels_are_checked() -> None:
     s = onecard.load({"hands": ["5H 9C 3S", "5S 2D 3D"], "discard": "5D"})
     view = onecard.view(s, 0)
-    assert dispatch("onecard", view, "dificil") == bots.choose(view, "difícil")
+    found = REGISTRY["onecard"].bots
+    assert found is not None
+    assert found.choose(view, "dificil") == bots.choose(view, "difícil")
     assert bots.choose(view, "fácil") == bots.choose(view, "facil")
     with pytest.raises(ValueError):
         bots.choose(view, "imposible")

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tapete.bots import choose as dispatch
 from tapete.bots import rummy as bots
 from tapete.games import rummy
 from tapete.games.rummy import analyze
+from tapete.registry import REGISTRY
 
 Set = tuple[int, ...]
 
@@ -162,7 +162,9 @@ def test_the_same_view_gets_the_same_answer() -> None:
 
 def test_registered_in_the_dispatcher() -> None:
     s = rummy.load({"racks": ["10R 10A 10N 2O", "1R 2R"], "pool": "5N 6N"})
-    out = dispatch("rummy", rummy.view(s, 0), "experto")
+    found = REGISTRY["rummy"].bots
+    assert found is not None
+    out = found.choose(rummy.view(s, 0), "experto")
     assert out is not None and out[0]["type"] == "play"
 
 

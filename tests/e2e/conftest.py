@@ -75,6 +75,12 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A Spanish-speaking browser: the hall follows Accept-Language on a first visit."""
+    return {**browser_context_args, "locale": "es-ES"}
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -142,7 +148,7 @@ def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390×844 touch screen, in its own context (a guest of its own)."""
     from browser import PHONE, TIMEOUT
 
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="es-ES")
     context.set_default_timeout(TIMEOUT)
     try:
         yield context.new_page()

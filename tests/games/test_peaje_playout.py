@@ -212,7 +212,7 @@ def play_one(game: int) -> tuple[peaje.State, list[dict[str, Any]]]:
         if full or moves == view_at:
             check_view_hides_order(state, r)
         if config.variant == "patata" and state.toll is not None:
-            assert 1 <= state.toll["payer"] <= len(config.players)
+            assert 1 <= state.toll["payer"] <= len(config.names)
     check_result(state, events)
     if saved is not None:
         again = peaje.load(saved)

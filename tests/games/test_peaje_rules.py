@@ -554,7 +554,7 @@ def test_players_per_variant(variant: str, low: int, high: int) -> None:
     """RULES.md: solitario «one player»; dos jugadores: dos papeles; turnos rápidos «2 to 4
     players»; cooperativo «2 to 8 players»; La patata «2 to 12 participants»."""
     for n in (low, high):
-        assert len(peaje.parse_config({"variant": variant, "players": n}).players) == n
+        assert len(peaje.parse_config({"variant": variant, "players": n}).names) == n
     for n in (low - 1, high + 1, 0):
         with pytest.raises(IllegalMove) as info:
             peaje.parse_config({"variant": variant, "players": [""] * n})

@@ -380,7 +380,9 @@ def test_check_1_every_set_valid() -> None:
     """RULES.md: «1. todas las combinaciones son válidas»."""
     s = pos("4R 5R 7R 8R 1A", "1R", table=["10A 11A 12A"], melded=[True, False], pool="3N")
     e = refused(s, 0, lay("10A 11A 12A", "4R 5R 7R"), "invalid_set")
-    assert str(e).startswith("La escalera roja 4-5-7 no es válida: falta el 6")
+    assert rummy.SPEC.describe(e, "es").startswith(
+        "La escalera roja 4-5-7 no es válida: falta el 6"
+    )
     refused(s, 0, lay("10A 11A 12A 1A"), "invalid_set")
 
 
@@ -390,16 +392,16 @@ def test_check_2_every_table_tile_stays() -> None:
     devolverlas al atril.»"""
     s = pos("8R 9R", "1R", table=["4R 5R 6R 7R"], melded=[True, False], pool="3N")
     e = refused(s, 0, lay("4R 5R 6R"), "table_tile_missing")
-    assert "7 rojo" in str(e)
+    assert "7 rojo" in rummy.SPEC.describe(e, "es")
     e = refused(s, 0, lay("5R 6R 7R 8R 9R"), "table_tile_missing")
-    assert "4 rojo" in str(e)
+    assert "4 rojo" in rummy.SPEC.describe(e, "es")
 
 
 def test_check_3_new_tiles_come_from_the_rack() -> None:
     """RULES.md: «3. las fichas nuevas salen del atril del jugador»."""
     s = pos("8R 9R", "1R", table=["4R 5R 6R 7R"], melded=[True, False], pool="3N")
     e = refused(s, 0, lay("4R 5R 6R 7R 8R 9R 10R"), "not_in_rack")
-    assert str(e) == "No tienes el 10 rojo en tu atril."
+    assert rummy.SPEC.describe(e, "es") == "No tienes el 10 rojo en tu atril."
     refused(s, 0, lay("4R 5R 6R 7R 8R 9R J1"), "not_in_rack")
     refused(s, 0, lay("4R 5R 6R 7R", "1R 2R 3R"), "not_in_rack")  # seat 1's tile
     refused(s, 0, lay("4R 5R 6R 7R 8R", "8R 9R 10R"), "not_in_rack")  # one 8 rojo, used twice
@@ -410,7 +412,7 @@ def test_check_3_at_least_one_new_tile() -> None:
     s = pos("1A", "1R", table=["4R 5R 6R 7R", "8R 9R 10R"], melded=[True, False], pool="3N")
     refused(s, 0, lay("8R 9R 10R", "4R 5R 6R 7R"), "no_new_tile")
     e = refused(s, 0, lay("4R 5R 6R", "7R 8R 9R 10R"), "no_new_tile")
-    assert "al menos una ficha" in str(e)
+    assert "al menos una ficha" in rummy.SPEC.describe(e, "es")
 
 
 def test_adding_to_a_table_set_after_the_meld() -> None:
@@ -455,7 +457,7 @@ def test_initial_meld_of_29_points_is_refused() -> None:
     """«… que sumen al menos 30 puntos»: 29 no bastan."""
     s = pos("2A 3A 4A 5A 5R 5N 5O 1R", "1N", pool="3N")
     e = refused(s, 0, lay("2A 3A 4A 5A", "5R 5N 5O"), "meld_short")
-    assert str(e) == "Tu bajada suma 29: hacen falta 30 o más."
+    assert rummy.SPEC.describe(e, "es") == "Tu bajada suma 29: hacen falta 30 o más."
     assert rummy.check(s, 0, lay("2A 3A 4A 5A", "5R 5N 5O").table)["meld_points"] == 29
 
 
@@ -474,7 +476,7 @@ def test_initial_meld_may_not_touch_the_table() -> None:
     están se quedan como estaban»."""
     s = pos("7R 10R 10A 10N 7A 7N", "1N", table=["4R 5R 6R"], pool="3N")
     e = refused(s, 0, lay("4R 5R 6R 7R", "10R 10A 10N"), "meld_touch")
-    assert "bajada inicial" in str(e)
+    assert "bajada inicial" in rummy.SPEC.describe(e, "es")
     # the existing sets may come in any order; new sets from the rack only
     play(s, 0, "10R 10A 10N", "4R 5R 6R")
     assert table(s) == ["10R 10A 10N", "4R 5R 6R"]
@@ -515,7 +517,10 @@ def test_retrieve_a_run_joker_unbacked_is_refused() -> None:
     """«… debe quedar en la mesa la pieza que representa» — si no, el comodín no sale."""
     s = pos("9A 10A 3R 1N", "1R", table=["J1 4R 5R 6R"], melded=[True, False])
     e = refused(s, 0, lay("4R 5R 6R", "J1 9A 10A"), "joker_unbacked")
-    assert str(e) == "Para retirar el comodín hace falta dejar en la mesa el 3 rojo."
+    assert (
+        rummy.SPEC.describe(e, "es")
+        == "Para retirar el comodín hace falta dejar en la mesa el 3 rojo."
+    )
     report = rummy.check(s, 0, lay("4R 5R 6R", "J1 9A 10A").table)
     assert [x["code"] for x in report["errors"]] == ["joker_unbacked"]
     play(s, 0, "3R 4R 5R 6R", "J1 9A 10A")
@@ -539,7 +544,8 @@ def test_retrieve_a_group_joker_unbacked_is_refused() -> None:
     )  # fmt: skip
     e = refused(s, 0, lay("3R 4R 5R", "5R 6R 7R 8R", "2A 3A 4A 5A", "J1 9N 10N"), "joker_unbacked")
     assert (
-        str(e) == "Para retirar el comodín hace falta dejar en la mesa el 5 negro o el 5 naranja."
+        rummy.SPEC.describe(e, "es")
+        == "Para retirar el comodín hace falta dejar en la mesa el 5 negro o el 5 naranja."
     )
 
 
@@ -556,7 +562,7 @@ def test_retrieve_two_jokers_one_unbacked_is_refused() -> None:
     representaba» — el mensaje nombra la que falta."""
     s = pos("5R 10A 11N 12N 1O", "1A", table=["4R J1 6R", "J2 8A 9A"], melded=[True, False])
     e = refused(s, 0, lay("4R 5R 6R", "8A 9A 10A", "J1 J2 11N 12N"), "joker_unbacked")
-    assert "el 7 azul" in str(e)
+    assert "el 7 azul" in rummy.SPEC.describe(e, "es")
 
 
 def test_two_jokers_of_one_group_need_two_tiles() -> None:
@@ -592,7 +598,7 @@ def test_a_group_joker_that_changes_number_is_retrieved() -> None:
     """RULES.md: «… en un grupo: otro número, o ya no uno de los colores que faltaban»."""
     s = pos("10N 1A", "1R", table=["5R 5A 5O J1", "7N 8N 9N"], melded=[True, False])
     e = refused(s, 0, lay("5R 5A 5O", "J1 7N 8N 9N 10N"), "joker_unbacked")  # now the 6 negro
-    assert "el 5 negro" in str(e)
+    assert "el 5 negro" in rummy.SPEC.describe(e, "es")
 
 
 def test_a_retrieved_joker_may_not_go_back_to_the_rack() -> None:
@@ -600,7 +606,7 @@ def test_a_retrieved_joker_may_not_go_back_to_the_rack() -> None:
     mesa en ese mismo turno.»"""
     s = pos("5R 1A", "1R", table=["4R J1 6R"], melded=[True, False])
     e = refused(s, 0, lay("4R 5R 6R"), "table_tile_missing")
-    assert "el comodín" in str(e)
+    assert "el comodín" in rummy.SPEC.describe(e, "es")
 
 
 def test_a_joker_from_the_rack_needs_no_backing() -> None:
@@ -862,7 +868,7 @@ def test_not_your_turn(move: Any) -> None:
     """Solo juega quien tiene el turno."""
     s = pos("10R 10A 10N 2O", "10R 10A 10N 2R", pool="5N 6N")
     e = refused(s, 1, move, "not_your_turn")
-    assert str(e) == "No es tu turno."
+    assert rummy.SPEC.describe(e, "es") == "No es tu turno."
     assert rummy.legal_moves(s, 1) == []
 
 

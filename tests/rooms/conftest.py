@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tapete.registry import REGISTRY
 from tapete.store import Store, default_url, migrate
 
 
@@ -17,3 +20,16 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     s = Store(url)
     yield s
     await s.close()
+
+
+Chooser = Callable[[dict[str, Any], str], Any]
+
+
+def patch_bots(
+    monkeypatch: pytest.MonkeyPatch, kind: str, wrap: Callable[[Chooser], Chooser]
+) -> None:
+    """Replace ``kind``'s bot decision (for rooms opened from now on) by ``wrap(real)``."""
+    found = REGISTRY[kind]
+    assert found.bots is not None
+    bots = replace(found.bots, choose=wrap(found.bots.choose))
+    monkeypatch.setitem(REGISTRY, kind, replace(found, bots=bots))

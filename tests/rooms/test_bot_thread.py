@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from tapete import bots
 from tapete.games import onecard
 from tapete.rooms import Room, Settings
 from tapete.store import Store
+
+from .conftest import Chooser, patch_bots
 
 G0 = "a" * 24
 SEATS = [
@@ -28,16 +29,18 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[int] = []
-    real = bots.choose
 
-    def slow(game: str, view: dict[str, Any], level: str = "normal") -> Any:
-        threads.append(threading.get_ident())
-        time.sleep(0.4)  # a long search, holding its thread
-        return real(game, view, level)
+    def slow(real: Chooser) -> Chooser:
+        def decide(view: dict[str, Any], level: str) -> Any:
+            threads.append(threading.get_ident())
+            time.sleep(0.4)  # a long search, holding its thread
+            return real(view, level)
 
-    monkeypatch.setattr(bots, "choose", slow)
+        return decide
+
+    patch_bots(monkeypatch, "onecard", slow)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Room.open(record, store, Settings(bot_pace=0, window_seconds=30))
+    room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     room._schedule_bots()
 
@@ -57,17 +60,19 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
 async def test_a_decision_for_a_closed_room_is_dropped(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = bots.choose
     calls: list[str] = []
 
-    def slow(game: str, view: dict[str, Any], level: str = "normal") -> Any:
-        time.sleep(0.2)
-        calls.append(game)
-        return real(game, view, level)
+    def slow(real: Chooser) -> Chooser:
+        def decide(view: dict[str, Any], level: str) -> Any:
+            time.sleep(0.2)
+            calls.append(view["game"])
+            return real(view, level)
 
-    monkeypatch.setattr(bots, "choose", slow)
+        return decide
+
+    patch_bots(monkeypatch, "onecard", slow)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Room.open(record, store, Settings(bot_pace=0, window_seconds=30))
+    room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     before = onecard.dump(room.state)
     room._schedule_bots()
@@ -81,12 +86,15 @@ async def test_a_decision_for_a_closed_room_is_dropped(
 async def test_a_bot_that_fails_still_plays_its_first_legal_move(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(game: str, view: dict[str, Any], level: str = "normal") -> Any:
-        raise RuntimeError("a bug in a bot")
+    def broken(real: Chooser) -> Chooser:
+        def decide(view: dict[str, Any], level: str) -> Any:
+            raise RuntimeError("a bug in a bot")
 
-    monkeypatch.setattr(bots, "choose", broken)
+        return decide
+
+    patch_bots(monkeypatch, "onecard", broken)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Room.open(record, store, Settings(bot_pace=0, window_seconds=30))
+    room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     room._schedule_bots()
     await room.settled()

@@ -37,7 +37,7 @@ HUMANS = [
 
 async def test_a_window_closes_by_itself_and_players_cannot_close_it(store: Store) -> None:
     pos = {"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S 8H 8S"}
-    room, inbox = await open_room(store, pos, Settings(window_seconds=0.15), HUMANS)
+    room, inbox = await open_room(store, pos, Settings(clocks={"window": 0.15}), HUMANS)
     assert await room.submit(G0, 0, {"type": "play", "card": "5H"}) is None
     assert room.state.exposed == [0]
     assert [c["kind"] for c in room.clocks_json()] == ["window"]
@@ -55,7 +55,7 @@ async def test_a_window_closes_by_itself_and_players_cannot_close_it(store: Stor
 
 async def test_a_catch_shows_the_drawn_cards_only_to_the_one_who_draws(store: Store) -> None:
     pos = {"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S 8H 8S"}
-    room, inbox = await open_room(store, pos, Settings(window_seconds=30), HUMANS)
+    room, inbox = await open_room(store, pos, Settings(clocks={"window": 30}), HUMANS)
     await room.submit(G0, 0, {"type": "play", "card": "5H"})
     assert await room.submit(G1, 1, {"type": "catch", "target": 0}) is None
     mine = inbox[0][-1]["events"][0]
@@ -75,7 +75,7 @@ async def test_a_catch_shows_the_drawn_cards_only_to_the_one_who_draws(store: St
 
 async def test_the_turn_clock_plays_for_an_absent_player(store: Store) -> None:
     pos = {"hands": ["9C KS 2H", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S 8H 8S 6C"}
-    room, inbox = await open_room(store, pos, Settings(turn_seconds=0.1), HUMANS)
+    room, inbox = await open_room(store, pos, Settings(clocks={"turn": 0.1}), HUMANS)
     await asyncio.sleep(0.35)
     moves = [m["move"] for m in inbox[1] if m["type"] == "update"]
     assert moves and moves[0] == {"type": "timeout"}
@@ -92,7 +92,7 @@ async def test_after_three_timeouts_a_bot_plays_the_seat(store: Store) -> None:
         "stock": "4C 4D 4S 8H 8S 6C 6H 6S 7C 7D",
         "timeouts": [3, 0],
     }
-    room, inbox = await open_room(store, pos, Settings(bot_pace=0, turn_seconds=30), seats)
+    room, inbox = await open_room(store, pos, Settings(bot_pace=0, clocks={"turn": 30}), seats)
     room._schedule_bots()
     await asyncio.sleep(0.3)
     seats_moved = [m["seat"] for m in inbox[0] if m["type"] == "update"]

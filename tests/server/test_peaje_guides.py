@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from tapete.games.peaje_guide import examples as peaje_examples
 from tapete.server.app import create_app
-from tapete.server.guides import peaje_examples
 from tapete.store import default_url
 
 PAGES = {

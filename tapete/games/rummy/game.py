@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal
 
-from tapete.games.protocol import JSON, BareMove, Event, IllegalMove
+from msgspec import Meta
+
+from tapete.games.protocol import JSON, BareMove, Codec, Event, IllegalMove, Options
 from tapete.games.rummy.sets import Meaning, analyze
+from tapete.i18n import N_
 from tapete.rng import Rng
 from tapete.tiles import fmt, full_set, name, points, text, tile, tiles
 
-NAME: Final = "rummy"
-BOTS_FOLLOW: Final = False
 RACK_SIZE: Final = 14
 MELD_POINTS: Final = 30
 HANDS: Final = (1, 3, 5)
@@ -31,30 +32,15 @@ HANDS: Final = (1, 3, 5)
 Layout = tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
-    players: int = 2
-    hands: int = 1
+class Config(Options, frozen=True):
+    players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
+    hands: Annotated[Literal[1, 3, 5], Meta(title=N_("Manos"))] = 1
     """A match of 1, 3 or 5 hands."""
 
 
-def parse_config(data: JSON) -> Config:
-    if not isinstance(data, dict):
-        raise IllegalMove("bad_config", detail="config")
-    extra = set(data) - {"players", "hands"}
-    if extra:
-        raise IllegalMove("bad_config", detail=", ".join(sorted(extra)))
-    players = data.get("players", 2)
-    if type(players) is not int or not 2 <= players <= 4:
-        raise IllegalMove("bad_config", detail="players (2–4)")
-    hands = data.get("hands", 1)
-    if type(hands) is not int or hands not in HANDS:
-        raise IllegalMove("bad_config", detail="hands (1, 3 o 5)")
-    return Config(players=players, hands=hands)
-
-
-def config_json(config: Config) -> JSON:
-    return {"players": config.players, "hands": config.hands}
+CONFIG: Final = Codec[Config](Config, error="bad_config")
+parse_config = CONFIG.decode
+config_json = CONFIG.encode
 
 
 def seats(config: Config) -> int:
@@ -322,15 +308,15 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         report = check(state, seat, move.table)
         if not report["ok"]:
             first = report["errors"][0]
-            raise IllegalMove(first["code"], first["message"])
+            raise IllegalMove(first["code"], detail=first["message"])
         return _play(state, seat, move.table, report)
     if isinstance(move, Draw):
         if not state.pool:
-            raise IllegalMove("pool_empty", "El pozo está vacío: si no juegas, pasas.")
+            raise IllegalMove("pool_empty")
         return _draw(state, seat, timeout=False)
     if isinstance(move, Pass):
         if state.pool:
-            raise IllegalMove("must_draw", "Aún quedan fichas en el pozo: juega o roba una.")
+            raise IllegalMove("must_draw")
         return _pass(state, seat, timeout=False)
     if isinstance(move, Timeout):
         return _draw(state, seat, timeout=True) if state.pool else _pass(state, seat, timeout=True)
@@ -464,7 +450,7 @@ def outcome(state: State) -> JSON | None:
 def view(state: State, seat: int | None) -> JSON:
     """Your rack; the others' counts; the table; never another rack nor the pool's order."""
     return {
-        "game": NAME,
+        "game": "rummy",
         "config": config_json(state.config),
         "seat": seat,
         "rack": [text(t) for t in sorted(state.racks[seat])] if seat is not None else None,
@@ -488,7 +474,7 @@ def view(state: State, seat: int | None) -> JSON:
 
 def dump(state: State) -> JSON:
     return {
-        "game": NAME,
+        "game": "rummy",
         "config": config_json(state.config),
         "racks": [fmt(r) for r in state.racks],
         "pool": fmt(state.pool),

@@ -1,6 +1,6 @@
 // La guerra's table: renders the views the server sends; sends "turn".
 import { GameSocket } from "./net.js";
-import { toast, tr } from "./ui.js";
+import { _, fmt, toast } from "./ui.js";
 import { cardEl, backEl, cardText } from "./cards.js";
 
 
@@ -14,6 +14,14 @@ const autoEl = document.getElementById("autoplay");
 const speedEl = document.getElementById("speed");
 const connEl = document.getElementById("conn");
 const endEl = document.getElementById("end");
+
+const REASONS = {
+  all_cards: _("Se ha quedado con todas las cartas."),
+  limit: _("Más cartas al llegar al límite de {limit} duelos."),
+  draw_limit: _("Mismo número de cartas al llegar al límite de {limit} duelos."),
+  draw_war: _("Todos se quedaron sin cartas en la misma guerra, empatados."),
+  loop: _("La partida se repite sin fin (orden fijo de las cartas ganadas)."),
+};
 
 let seats = [];
 let mySeat = null;
@@ -31,11 +39,11 @@ if (saved.speed) speedEl.value = saved.speed;
 function nameOf(seat) {
   const s = seats[seat];
   if (!s) return `#${seat + 1}`;
-  return s.you ? tr("ui.you") : s.name;
+  return s.you ? _("Tú") : s.name;
 }
 
 function cardsLabel(n) {
-  return n === 1 ? tr("guerra.card1") : tr("guerra.cards", { n });
+  return n === 1 ? _("1 carta") : _("{n} cartas", { n });
 }
 
 // --- rendering -------------------------------------------------------------------
@@ -44,8 +52,8 @@ function render(animate = true) {
   if (!view) return;
   const limit = view.limit;
   const n = Math.max(view.duel, 1);
-  duelLabel.textContent = limit ? tr("guerra.duel_of", { n: Math.min(n, limit), limit }) : tr("guerra.duel_n", { n });
-  warsLabel.textContent = `${tr("guerra.wars")}: ${view.wars}`;
+  duelLabel.textContent = limit ? _("Duelo {n} de {limit}", { n: Math.min(n, limit), limit }) : _("Duelo {n}", { n });
+  warsLabel.textContent = `${_("Guerras")}: ${view.wars}`;
 
   // which duel to show: the one in progress if anybody has placed, else the last one finished
   const inProgress = view.table.length && view.table.some((st) => Object.keys(st.placed).length);
@@ -65,7 +73,7 @@ function render(animate = true) {
   // the button
   const mine = view.legal && view.legal.some((m) => m.type === "turn");
   const atWar = view.table.length > 1;
-  turnBtn.textContent = atWar && mine ? tr("guerra.turn_war") : tr("guerra.turn");
+  turnBtn.textContent = atWar && mine ? _("¡A la guerra!") : _("Dar la vuelta");
   // never `disabled` while it is ours, so keyboard focus stays on the button between turns
   turnBtn.disabled = !!view.result || !view.legal;
   turnBtn.setAttribute("aria-disabled", String(!mine || waiting || !!view.result));
@@ -99,8 +107,8 @@ function seatRow(seat, steps, duelKey, winner, animate) {
   label.className = "who";
   label.innerHTML = `<strong></strong><span class="sub"></span>`;
   label.querySelector("strong").textContent = nameOf(seat);
-  label.querySelector(".sub").textContent = out ? tr("guerra.out") : cardsLabel(count);
-  info.setAttribute("aria-label", `${nameOf(seat)}: ${out ? tr("guerra.out") : cardsLabel(count)}`);
+  label.querySelector(".sub").textContent = out ? _("Eliminado") : cardsLabel(count);
+  info.setAttribute("aria-label", `${nameOf(seat)}: ${out ? _("Eliminado") : cardsLabel(count)}`);
   info.setAttribute("role", "group");
   pile.appendChild(countEl);
   info.append(pile, label);
@@ -124,13 +132,13 @@ function seatRow(seat, steps, duelKey, winner, animate) {
     if (step.war && p.down) {
       const tag = document.createElement("span");
       tag.className = "tag";
-      tag.textContent = tr("guerra.face_down", { n: p.down });
+      tag.textContent = _("{n} boca abajo", { n: p.down });
       group.appendChild(tag);
     }
     if (view.config.sums && p.up.length) {
       const sum = document.createElement("span");
       sum.className = "tag sum";
-      sum.textContent = tr("guerra.sum", { n: sumOf(p.up) });
+      sum.textContent = _("suma {n}", { n: sumOf(p.up) });
       group.appendChild(sum);
     }
     played.appendChild(group);
@@ -147,10 +155,10 @@ function addLog(last) {
     .join(" · ");
   const li = document.createElement("li");
   li.value = last.n;
-  const war = last.steps.length > 1 ? `${tr("guerra.war")} ` : "";
-  li.textContent = war + tr("guerra.log.line", {
+  const war = last.steps.length > 1 ? `${_("¡Guerra!")} ` : "";
+  li.textContent = war + _("{who} → {winner} (+{cards})", {
     who,
-    winner: last.winner === null ? tr("guerra.log.nobody") : nameOf(last.winner),
+    winner: last.winner === null ? _("nadie") : nameOf(last.winner),
     cards: last.cards,
   });
   if (last.winner === mySeat) li.className = "mine";
@@ -178,33 +186,33 @@ function describe(inProgress) {
   const table = view.table;
   if (inProgress && table.length > 1) {
     const names = table[table.length - 1].contenders
-      .map((s) => (s === mySeat ? tr("ui.you_inline") : nameOf(s))).join(tr("ui.and"));
-    return tr("guerra.war_between", { names });
+      .map((s) => (s === mySeat ? _("tú") : nameOf(s))).join(_(" y "));
+    return _("¡Guerra entre {names}!", { names });
   }
   const last = view.last;
   if (!inProgress && last) {
     let text;
-    if (last.winner === null) text = tr("guerra.why.carry");
+    if (last.winner === null) text = _("Nadie gana: las cartas se quedan en la mesa para el siguiente duelo.");
     else {
       const lastStep = last.steps[last.steps.length - 1];
       const up = lastStep.placed[String(last.winner)].up.map(cardText).join(" + ");
-      const key = last.why === "no_cards" ? "guerra.why.no_cards" : (last.winner === mySeat ? "guerra.why.higher_you" : "guerra.why.higher");
-      text = tr(key, { name: nameOf(last.winner), cards: last.cards, card: up });
-      if (last.steps.length > 1) text = `${tr("guerra.war")} ${text}`;
+      const key = last.why === "no_cards" ? _("{name} se lleva {cards} cartas: el resto se quedó sin cartas.") : (last.winner === mySeat ? _("Te llevas {cards} cartas con {card}.") : _("{name} se lleva {cards} cartas con {card}."));
+      text = fmt(key, { name: nameOf(last.winner), cards: last.cards, card: up });
+      if (last.steps.length > 1) text = `${_("¡Guerra!")} ${text}`;
     }
-    if (view.carry) text += " " + tr("guerra.carry", { n: view.carry });
+    if (view.carry) text += " " + _("{n} cartas en juego del duelo anterior", { n: view.carry });
     return text;
   }
-  if (view.carry) return tr("guerra.carry", { n: view.carry });
-  return view.legal && view.legal.length ? tr("guerra.your_turn") : tr("guerra.wait");
+  if (view.carry) return _("{n} cartas en juego del duelo anterior", { n: view.carry });
+  return view.legal && view.legal.length ? _("Te toca: da la vuelta a tu carta.") : _("Esperando…");
 }
 
 function showEnd() {
   const r = view.result;
-  const title = r.winner === null ? tr("guerra.end.draw") : (r.winner === mySeat ? tr("guerra.end.win_you") : tr("guerra.end.win", { name: nameOf(r.winner) }));
+  const title = r.winner === null ? _("Empate") : (r.winner === mySeat ? _("¡Has ganado!") : _("Gana {name}", { name: nameOf(r.winner) }));
   document.getElementById("end-title").textContent = title;
-  document.getElementById("end-reason").textContent = tr(`guerra.reason.${r.reason}`, { limit: view.limit });
-  document.getElementById("end-stats").textContent = tr("guerra.end.stats", { duels: r.duels, wars: r.wars });
+  document.getElementById("end-reason").textContent = fmt(REASONS[r.reason] || "", { limit: view.limit });
+  document.getElementById("end-stats").textContent = _("{duels} duelos · {wars} guerras", { duels: r.duels, wars: r.wars });
   const list = document.getElementById("end-counts");
   list.replaceChildren(...r.counts.map((c, seat) => {
     const li = document.createElement("li");
@@ -274,7 +282,7 @@ const sock = new GameSocket(root.dataset.game, {
     }
   },
   offline() {
-    connEl.textContent = tr("ui.reconnecting");
+    connEl.textContent = _("Sin conexión. Reconectando…");
     connEl.hidden = false;
     waiting = false;
     stopAuto();

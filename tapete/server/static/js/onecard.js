@@ -1,7 +1,7 @@
 // One Card's table: renders the server's views, highlights the legal moves it sends,
 // and sends the player's choices. No rules here.
 import { GameSocket } from "./net.js";
-import { $, toast, tr } from "./ui.js";
+import { $, _, fmt, toast } from "./ui.js";
 import { cardEl, backEl, cardName, suitName } from "./cards.js";
 
 
@@ -24,8 +24,8 @@ let pendingSeven = null;  // the 7 waiting for its suit
 let lastTop = null;
 let drawn = new Set();    // cards just drawn, to show them arriving
 
-const nameOf = (seat) => (seats[seat] ? (seats[seat].you ? tr("ui.you") : seats[seat].name) : `#${seat + 1}`);
-const cardsLabel = (n) => (n === 1 ? tr("onecard.card1") : tr("onecard.cards", { n }));
+const nameOf = (seat) => (seats[seat] ? (seats[seat].you ? _("Tú") : seats[seat].name) : `#${seat + 1}`);
+const cardsLabel = (n) => (n === 1 ? _("1 carta") : _("{n} cartas", { n }));
 const legal = () => (view && view.legal) || [];
 const plays = () => legal().filter((m) => m.type === "play");
 const canDraw = () => legal().some((m) => m.type === "draw");
@@ -49,12 +49,12 @@ function render() {
 function renderStatus() {
   const label = $("turn-label");
   if (view.result) label.textContent = "";
-  else label.textContent = view.turn === mySeat ? tr("onecard.your_turn") : tr("onecard.turn_of", { name: nameOf(view.turn) });
+  else label.textContent = view.turn === mySeat ? _("Te toca") : _("Turno de {name}", { name: nameOf(view.turn) });
   root.classList.toggle("my-turn", view.turn === mySeat && !view.result);
   const dir = $("direction");
   const cw = view.direction === 1;
   dir.textContent = cw ? "⟳" : "⟲";
-  dir.setAttribute("aria-label", tr(cw ? "onecard.direction.cw" : "onecard.direction.ccw"));
+  dir.setAttribute("aria-label", fmt(cw ? _("Sentido: ⟳ horario") : _("Sentido: ⟲ antihorario")));
   dir.title = dir.getAttribute("aria-label");
 }
 
@@ -84,7 +84,7 @@ function renderOpponents() {
     if (view.called[seat] && count <= 2) {
       const b = document.createElement("span");
       b.className = "called-badge";
-      b.textContent = tr("onecard.called");
+      b.textContent = _("¡One Card!");
       el.appendChild(b);
     }
     const clock = clockFor("turn", seat);
@@ -95,8 +95,8 @@ function renderOpponents() {
       btn.className = "btn catch";
       btn.dataset.target = seat;
       const w = clockFor("window", seat);
-      btn.innerHTML = `${tr("onecard.catch")} <span class="countdown" data-clock="window:${seat}"></span>`;
-      btn.setAttribute("aria-label", `${tr("onecard.catch")} ${nameOf(seat)}`);
+      btn.innerHTML = `${_("¡Pillado!")} <span class="countdown" data-clock="window:${seat}"></span>`;
+      btn.setAttribute("aria-label", `${_("¡Pillado!")} ${nameOf(seat)}`);
       btn.addEventListener("click", () => send({ type: "catch", target: seat }));
       el.appendChild(btn);
       if (w) updateCountdowns();
@@ -117,8 +117,8 @@ function clockEl(clock) {
 function renderCenter() {
   const stock = $("stock");
   stock.replaceChildren(view.stock ? backEl("", "") : document.createElement("span"));
-  stock.setAttribute("aria-label", tr("onecard.stock", { n: view.stock }));
-  $("stock-count").textContent = tr("onecard.stock", { n: view.stock });
+  stock.setAttribute("aria-label", _("Mazo: {n} cartas", { n: view.stock }));
+  $("stock-count").textContent = _("Mazo: {n} cartas", { n: view.stock });
   const discard = $("discard");
   const fresh = lastTop !== null && lastTop !== `${view.top}:${view.discard}`;
   discard.replaceChildren(cardEl(view.top, `big${fresh ? " land" : ""}`));
@@ -126,40 +126,40 @@ function renderCenter() {
   const badge = $("suit-badge");
   const topSuit = view.top.slice(-1);
   if (view.suit === null) {
-    badge.hidden = false; badge.textContent = tr("onecard.any_suit"); badge.className = "suit-badge";
+    badge.hidden = false; badge.textContent = _("Cualquier carta"); badge.className = "suit-badge";
   } else if (view.top.startsWith("7") || view.suit !== topSuit) {
     badge.hidden = false;
-    badge.textContent = tr("onecard.suit_named", { suit: suitName(view.suit) });
+    badge.textContent = _("Pide {suit}", { suit: suitName(view.suit) });
     badge.className = `suit-badge ${view.suit === "H" || view.suit === "D" ? "red" : ""}`;
   } else badge.hidden = true;
   const attack = $("attack");
   if (view.attack && !view.result) {
     attack.hidden = false;
-    attack.textContent = view.target === mySeat ? tr("onecard.attack_you", { n: view.attack }) : tr("onecard.attack_on", { n: view.attack, name: nameOf(view.target) });
+    attack.textContent = view.target === mySeat ? _("¡+{n} para ti!", { n: view.attack }) : _("+{n} para {name}", { n: view.attack, name: nameOf(view.target) });
   } else attack.hidden = true;
 }
 
 function describe(e) {
   const you = e.seat === mySeat;
   if (e.t === "play") {
-    let text = you ? tr("onecard.log.play_you", { card: theCard(e.card) }) : tr("onecard.log.play", { name: nameOf(e.seat), card: theCard(e.card) });
-    if (e.suit) text += tr("onecard.log.suit", { suit: suitName(e.suit) });
-    if (e.attack) text += tr("onecard.log.attack", { n: e.attack, name: e.target === mySeat ? tr("ui.you_inline") : nameOf(e.target) });
-    if (e.skips !== undefined && e.skips !== e.seat) text += tr("onecard.log.skip", { name: nameOf(e.skips) });
-    if (e.card.startsWith("Q") && view.counts.length > 2) text += tr("onecard.log.reverse");
-    if (e.blocked) text += tr("onecard.log.blocked");
-    if (e.timeout) text += tr("onecard.log.timeout");
+    let text = you ? _("Echas {card}", { card: theCard(e.card) }) : _("{name} echa {card}", { name: nameOf(e.seat), card: theCard(e.card) });
+    if (e.suit) text += _(" y pide {suit}", { suit: suitName(e.suit) });
+    if (e.attack) text += _(": +{n} para {name}", { n: e.attack, name: e.target === mySeat ? _("tú") : nameOf(e.target) });
+    if (e.skips !== undefined && e.skips !== e.seat) text += _(": {name} pierde el turno", { name: nameOf(e.skips) });
+    if (e.card.startsWith("Q") && view.counts.length > 2) text += _(": cambia el sentido");
+    if (e.blocked) text += _(": ¡ataque parado!");
+    if (e.timeout) text += _(" (se acabó el tiempo)");
     return text;
   }
   if (e.t === "draw") {
-    const key = e.attack ? (you ? "onecard.log.draw_attack_you" : "onecard.log.draw_attack") : (you ? "onecard.log.draw_you" : "onecard.log.draw");
-    return tr(key, { name: nameOf(e.seat), n: e.n, cards: cardsLabel(e.n) }) + (e.timeout ? tr("onecard.log.timeout") : "");
+    const key = e.attack ? (you ? _("Te comes el ataque: robas {n}") : _("{name} se come el ataque: roba {n}")) : (you ? _("Robas {cards}") : _("{name} roba {cards}"));
+    return fmt(key, { name: nameOf(e.seat), n: e.n, cards: cardsLabel(e.n) }) + (e.timeout ? _(" (se acabó el tiempo)") : "");
   }
-  if (e.t === "call") return tr("onecard.log.call", { name: nameOf(e.seat) });
-  if (e.t === "turn_limit") return tr("onecard.log.turn_limit");
+  if (e.t === "call") return _("{name}: «¡One Card!»", { name: nameOf(e.seat) });
+  if (e.t === "turn_limit") return _("Mil turnos: la mano termina y gana quien tiene menos cartas");
   if (e.t === "caught") {
-    if (e.by === mySeat) return tr("onecard.log.caught_you", { name: nameOf(e.seat), n: e.n });
-    return tr("onecard.log.caught", { by: nameOf(e.by), name: e.seat === mySeat ? tr("ui.you_inline") : nameOf(e.seat), n: e.n });
+    if (e.by === mySeat) return _("Pillas a {name}: roba {n}", { name: nameOf(e.seat), n: e.n });
+    return _("{by} pilla a {name}: roba {n}", { by: nameOf(e.by), name: e.seat === mySeat ? _("tú") : nameOf(e.seat), n: e.n });
   }
   return "";
 }
@@ -196,15 +196,15 @@ function renderHand() {
 function renderActions() {
   const myTurn = view.turn === mySeat && !view.result;
   drawBtn.disabled = !canDraw() || waiting;
-  drawBtn.textContent = view.attack && myTurn ? tr("onecard.draw_n", { n: view.attack }) : tr("onecard.draw");
+  drawBtn.textContent = view.attack && myTurn ? _("Robar {n}", { n: view.attack }) : _("Robar");
   callBtn.disabled = !canCall() || waiting;
   const exposedMe = view.exposed.includes(mySeat);
   callBtn.classList.toggle("urgent", exposedMe);
   let why = "";
-  if (exposedMe) why = tr("onecard.why.call_now");
-  else if (!myTurn) why = view.result ? "" : tr("onecard.why.not_turn");
-  else if (canDraw()) why = view.attack ? tr("onecard.why.take_attack", { n: view.attack }) : tr("onecard.why.draw");
-  else why = view.attack ? tr("onecard.why.pass_attack") : tr("onecard.why.playable");
+  if (exposedMe) why = _("¡Te queda una carta! Pulsa «One Card» antes de que te pillen.");
+  else if (!myTurn) why = view.result ? "" : _("Espera tu turno.");
+  else if (canDraw()) why = view.attack ? _("No puedes pasar el ataque: roba {n}.", { n: view.attack }) : _("No te sirve ninguna carta: roba.");
+  else why = view.attack ? _("No puedes robar: tienes una carta para pasar el ataque.") : _("No puedes robar: tienes una carta que sirve (resaltada).");
   whyEl.textContent = why;
   drawBtn.title = canDraw() ? "" : why;
 }
@@ -221,13 +221,13 @@ setInterval(updateCountdowns, 250);
 
 function showEnd() {
   const r = view.result;
-  $("end-title").textContent = r.winner === mySeat ? tr("onecard.end.win_you") : tr("onecard.end.win", { name: nameOf(r.winner) });
-  $("end-reason").textContent = r.limit ? tr("onecard.end.limit") : "";
+  $("end-title").textContent = r.winner === mySeat ? _("¡Has ganado!") : _("Gana {name}", { name: nameOf(r.winner) });
+  $("end-reason").textContent = r.limit ? _("La mano llegó a los mil turnos: gana quien tiene menos cartas.") : "";
   $("end-reason").hidden = !r.limit;
   const order = r.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   $("end-ranks").replaceChildren(...order.map(({ rank, seat }) => {
     const li = document.createElement("li");
-    li.textContent = tr("onecard.end.rank", { rank, name: nameOf(seat), left: cardsLabel(r.left[seat]) });
+    li.textContent = _("{rank}.º {name}: {left}", { rank, name: nameOf(seat), left: cardsLabel(r.left[seat]) });
     if (seat === r.winner) li.className = "winner";
     return li;
   }));
@@ -305,7 +305,7 @@ const sock = new GameSocket(root.dataset.game, {
     connEl.hidden = true;
     if (msg.type === "joined") {
       seats = msg.seats; mySeat = msg.seat; view = msg.view; waiting = false;
-      $("me-name").textContent = tr("ui.you");
+      $("me-name").textContent = _("Tú");
     } else if (msg.type === "update" || msg.type === "sync") {
       view = msg.view;
       if (msg.type === "sync" || msg.seat === mySeat) waiting = false;
@@ -325,7 +325,7 @@ const sock = new GameSocket(root.dataset.game, {
     if (hadFocus && handEl.children[focusIndex]) handEl.children[focusIndex].focus();
   },
   offline() {
-    connEl.textContent = tr("ui.reconnecting");
+    connEl.textContent = _("Sin conexión. Reconectando…");
     connEl.hidden = false;
     waiting = false;
   },

@@ -1,6 +1,19 @@
 // El Peaje: one phone passed around the table. Big buttons; the server judges everything.
 import { GameSocket } from "./net.js";
-import { $, toast, tr } from "./ui.js";
+import { $, _, fmt, toast } from "./ui.js";
+
+const SHORT = {
+  mayor_menor: _("Mayor o menor"),
+  redonda_picuda: _("Redonda o picuda"),
+  roja_negra: _("Roja o negra"),
+  palo: _("Palo"),
+};
+const REASONS = {
+  route: _("Se acertó la última pregunta de la ruta."),
+  deck: _("Se acabó el mazo antes de terminar la ruta."),
+  misses: _("Seis fallos: el grupo pierde."),
+  all_out: _("Todos se quedaron sin cartas: nadie gana."),
+};
 import { cardEl, backEl, cardName } from "./cards.js";
 
 const root = $("peaje");
@@ -8,28 +21,28 @@ const root = $("peaje");
 let view = null;
 let shownFor = null;      // who the hand-over screen was last shown for
 let lastReveal = null;    // to flip only a new card
-let oddsOpen = localStorage.getItem("peaje.odds") === "1";
+let oddsOpen = localStorage.getItem(_("Probabilidades")) === "1";
 
 const players = () => view.config.players;
 function playerName(i) {
   const n = players()[i];
-  if (view.config.variant === "patata") return tr("peaje.number", { n: i + 1 }) + (n ? ` (${n})` : "");
-  return n || tr("peaje.player_n", { n: i + 1 });
+  if (view.config.variant === "patata") return _("Nº {n}", { n: i + 1 }) + (n ? ` (${n})` : "");
+  return n || _("Jugador {n}", { n: i + 1 });
 }
 const rapid = () => view.config.variant === "rapidos";
 const routeNow = () => view.routes[rapid() ? view.current : 0];
 
 function answerLabel(a) {
-  return { mayor: tr("peaje.a.mayor"), menor: tr("peaje.a.menor"), redonda: tr("peaje.a.redonda"), picuda: tr("peaje.a.picuda"),
-    roja: tr("peaje.a.roja"), negra: tr("peaje.a.negra"), corazones: "♥ corazones", diamantes: "♦ diamantes", treboles: "♣ tréboles", picas: "♠ picas" }[a] || a;
+  return { mayor: _("▲ Mayor"), menor: _("▼ Menor"), redonda: _("● Redonda ♥♣"), picuda: _("◆ Picuda ♦♠"),
+    roja: _("Roja ♥♦"), negra: _("Negra ♣♠"), corazones: "♥ corazones", diamantes: "♦ diamantes", treboles: "♣ tréboles", picas: "♠ picas" }[a] || a;
 }
 
 function questionText(q, ref) {
   return {
-    mayor_menor: tr("peaje.q.mayor_menor", { card: cardName(ref) }),
-    redonda_picuda: tr("peaje.q.redonda_picuda"),
-    roja_negra: tr("peaje.q.roja_negra"),
-    palo: tr("peaje.q.palo"),
+    mayor_menor: _("¿La siguiente será mayor o menor que el {card}?", { card: cardName(ref) }),
+    redonda_picuda: _("¿Redonda o picuda?"),
+    roja_negra: _("¿Roja o negra?"),
+    palo: _("¿De qué palo?"),
   }[q];
 }
 
@@ -39,10 +52,10 @@ function render() {
   if (!view) return;
   const v = view.config.variant;
   const who = $("who");
-  if (view.result) who.textContent = tr("peaje.over");
-  else if (v === "solitario") who.textContent = tr(`peaje.variant.${v}`);
-  else if (v === "dos") who.textContent = view.phase === "reveal" ? tr("peaje.dos.answer_aloud", { name: nameOr(0, "peaje.dos.answerer") }) : tr("peaje.dos.validator", { name: nameOr(1, "peaje.dos.checker") });
-  else who.textContent = tr("peaje.turn_of", { name: playerName(view.current) });
+  if (view.result) who.textContent = _("Fin de la partida");
+  else if (v === "solitario") who.textContent = _("Solitario");
+  else if (v === "dos") who.textContent = view.phase === "reveal" ? _("{name} responde en voz alta", { name: nameOr(0, _("Quien responde")) }) : _("{name} valida", { name: nameOr(1, _("Quien valida")) });
+  else who.textContent = _("Turno de {name}", { name: playerName(view.current) });
   renderRoute();
   renderCards();
   renderAnswers();
@@ -53,7 +66,7 @@ function render() {
   if (view.result) showEnd(); else $("end").hidden = true;
 }
 
-function nameOr(i, key) { return players()[i] || tr(key); }
+function nameOr(i, fallback) { return players()[i] || fallback; }
 
 function renderRoute() {
   const r = routeNow();
@@ -68,20 +81,20 @@ function renderRoute() {
     li.append(c, cap);
     return li;
   };
-  items.push(stop(tr("peaje.start"), r.cards[0], "done"));
+  items.push(stop(_("Salida"), r.cards[0], "done"));
   let pos = 0;
   for (const step of view.route) {
     if (step === "PEAJE") {
       const li = document.createElement("li");
       li.className = "stop toll-stop";
-      li.innerHTML = `<div class="barrier small" aria-hidden="true"></div><span>${tr("peaje.toll")}</span>`;
+      li.innerHTML = `<div class="barrier small" aria-hidden="true"></div><span>${_("Peaje")}</span>`;
       items.push(li);
       continue;
     }
     pos += 1;
     const card = r.cards[pos];
     const cls = card ? "done" : (pos === r.pos && !view.result ? "here" : "todo");
-    const li = stop(`${pos}. ${tr(`peaje.short.${step}`)}`, card, cls);
+    const li = stop(`${pos}. ${SHORT[step] || step}`, card, cls);
     if (cls === "here") li.setAttribute("aria-current", "step");
     items.push(li);
   }
@@ -99,11 +112,11 @@ function renderCards() {
     const isNew = lastReveal !== revealKey(last);
     box.replaceChildren(cardEl(last.card, `huge${isNew ? " flip" : ""}`));
     lastReveal = revealKey(last);
-    cap.textContent = last.hit === null ? tr("peaje.revealed") : (last.hit ? tr("peaje.hit") : tr("peaje.miss"));
+    cap.textContent = last.hit === null ? _("Revelada") : (last.hit ? _("¡Acierto!") : _("Fallo"));
     $("revealed-box").className = `rev ${last.hit === null ? "" : (last.hit ? "is-hit" : "is-miss")}`;
   } else if (!showLast) {
-    box.replaceChildren(backEl("huge", tr("peaje.next_card")));
-    cap.textContent = tr("peaje.cards_left", { n: r.left });
+    box.replaceChildren(backEl("huge", _("la siguiente carta")));
+    cap.textContent = _("Quedan {n}", { n: r.left });
     $("revealed-box").className = "rev";
   }
 }
@@ -131,16 +144,16 @@ function renderAnswers() {
     if (view.question === "palo") box.classList.add("four");
     box.replaceChildren(...legal.map((m) => button(answerLabel(m.choice), m, `a-${m.choice}`)));
   } else if (view.phase === "reveal") {
-    prompt.textContent = `${questionText(view.question, r.cards[r.cards.length - 1])} ${tr("peaje.dos.say")}`;
-    box.replaceChildren(button(tr("peaje.dos.reveal"), { type: "reveal" }, "wide"));
+    prompt.textContent = `${questionText(view.question, r.cards[r.cards.length - 1])} ${_("Di tu respuesta en voz alta; luego quien valida pulsa «Revelar».")}`;
+    box.replaceChildren(button(_("Revelar"), { type: "reveal" }, "wide"));
   } else if (view.phase === "mark") {
-    const right = view.last.right.length ? view.last.right.map(answerLabel).join(", ") : tr("peaje.tie");
-    prompt.textContent = tr("peaje.dos.mark", { right });
-    box.replaceChildren(button(tr("peaje.mark_hit"), { type: "mark", hit: true }, "ok"), button(tr("peaje.mark_miss"), { type: "mark", hit: false }, "bad"));
+    const right = view.last.right.length ? view.last.right.map(answerLabel).join(", ") : _("nada: empate");
+    prompt.textContent = _("¿Ha acertado? (Valía: {right})", { right });
+    box.replaceChildren(button(_("Acierto"), { type: "mark", hit: true }, "ok"), button(_("Fallo"), { type: "mark", hit: false }, "bad"));
   } else if (view.phase === "miss") {
     const tie = view.last.question === "mayor_menor" && !view.last.right.length;
-    prompt.textContent = tie ? tr("peaje.miss_tie", { card: cardName(view.last.card) }) : tr("peaje.miss_text", { card: cardName(view.last.card) });
-    box.replaceChildren(button(tr("peaje.confirm_miss"), { type: "confirm_miss" }, "wide bad"));
+    prompt.textContent = tie ? _("Empate con el {card}: cuenta como fallo.", { card: cardName(view.last.card) }) : _("Fallo: ha salido el {card}. Se retira del mazo.", { card: cardName(view.last.card) });
+    box.replaceChildren(button(_("Confirmar fallo"), { type: "confirm_miss" }, "wide bad"));
   } else box.replaceChildren();
 }
 
@@ -150,17 +163,17 @@ function renderOdds() {
   box.hidden = !oddsOpen || !view.odds || !!view.result;
   if (box.hidden) return;
   const rows = Object.entries(view.odds).map(([a, o]) =>
-    `<tr><th scope="row">${a === "tie" ? tr("peaje.tie_row") : answerLabel(a)}</th><td>${o.count} / ${o.total}</td><td>${o.percent.toLocaleString("es")} %</td></tr>`);
-  box.innerHTML = `<p class="odds-title">${tr("peaje.odds_title")}</p><table><tbody>${rows.join("")}</tbody></table><a href="/peaje/guia/calculos">${tr("peaje.odds_how")}</a>`;
+    `<tr><th scope="row">${a === "tie" ? _("Empate (fallo)") : answerLabel(a)}</th><td>${o.count} / ${o.total}</td><td>${o.percent.toLocaleString("es")} %</td></tr>`);
+  box.innerHTML = `<p class="odds-title">${_("Con las cartas que aún no han salido:")}</p><table><tbody>${rows.join("")}</tbody></table><a href="/peaje/guia/calculos">${_("Cómo se calcula")}</a>`;
 }
 
 function renderCounters() {
   const rows = view.routes.map((r, i) => {
     const who = rapid() ? `<strong>${escapeHtml(playerName(i))}</strong>` : "";
-    const out = r.out ? ` · ${tr("peaje.out")}` : "";
-    return `<li class="${rapid() && i === view.current ? "now" : ""}">${who} ${tr("peaje.counter", { misses: r.misses, tolls: r.tolls, left: r.left })}${out}</li>`;
+    const out = r.out ? ` · ${_("sin cartas")}` : "";
+    return `<li class="${rapid() && i === view.current ? "now" : ""}">${who} ${_("Fallos: {misses} · peajes: {tolls} · quedan {left} cartas", { misses: r.misses, tolls: r.tolls, left: r.left })}${out}</li>`;
   });
-  const coop = view.config.variant === "cooperativo" ? `<li>${tr("peaje.coop_left", { n: Math.max(0, 6 - view.routes[0].misses) })}</li>` : "";
+  const coop = view.config.variant === "cooperativo" ? `<li>${_("Fallos que os quedan: {n}", { n: Math.max(0, 6 - view.routes[0].misses) })}</li>` : "";
   $("counters").innerHTML = `<ul>${rows.join("")}${coop}</ul>`;
 }
 
@@ -169,11 +182,11 @@ function escapeHtml(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<"
 function renderToll() {
   const box = $("toll");
   if (view.phase !== "toll" || !view.toll) { box.hidden = true; return; }
-  $("toll-title").textContent = view.toll.direction === "back" ? tr("peaje.toll_back") : tr("peaje.toll_forward");
-  $("toll-what").textContent = tr("peaje.toll_pay", { what: view.config.toll });
+  $("toll-title").textContent = view.toll.direction === "back" ? _("¡Peaje! (de vuelta)") : _("¡Peaje!");
+  $("toll-what").textContent = _("Toca pagar: {what}.", { what: view.config.toll });
   const payer = $("toll-payer");
   payer.hidden = !view.toll.payer;
-  if (view.toll.payer) payer.innerHTML = `${tr("peaje.payer")} <b>${view.toll.payer}</b>`;
+  if (view.toll.payer) payer.innerHTML = `${_("Paga el número")} <b>${view.toll.payer}</b>`;
   const wasHidden = box.hidden;
   box.hidden = false;
   if (wasHidden) $("toll-ok").focus();
@@ -187,28 +200,28 @@ function maybeHandover() {
   if (shownFor === null) { shownFor = `${view.current}`; return; }
   if (shownFor === `${view.current}`) return;
   shownFor = `${view.current}`;
-  $("handover-title").textContent = tr("peaje.handover", { name: playerName(view.current) });
+  $("handover-title").textContent = _("Turno de {name}", { name: playerName(view.current) });
   const r = routeNow();
-  $("handover-text").textContent = tr("peaje.handover_rapid", { pos: r.pos, misses: r.misses });
+  $("handover-text").textContent = _("Pasa el móvil. Tu ruta sigue donde la dejaste: posición {pos}, fallos: {misses}.", { pos: r.pos, misses: r.misses });
   box.hidden = false;
   box.dataset.key = key;
   $("handover-ok").focus();
 }
 $("handover-ok").addEventListener("click", () => { $("handover").hidden = true; });
 $("toll-ok").addEventListener("click", () => send({ type: "confirm_toll" }));
-$("odds-toggle").addEventListener("click", () => { oddsOpen = !oddsOpen; localStorage.setItem("peaje.odds", oddsOpen ? "1" : "0"); renderOdds(); });
+$("odds-toggle").addEventListener("click", () => { oddsOpen = !oddsOpen; localStorage.setItem(_("Probabilidades"), oddsOpen ? "1" : "0"); renderOdds(); });
 
 function showEnd() {
   const r = view.result;
   let title;
-  if (r.winner !== null) title = rapid() ? tr("peaje.end.win", { name: playerName(r.winner) }) : tr("peaje.end.done");
-  else title = tr("peaje.end.lost");
+  if (r.winner !== null) title = rapid() ? _("¡Gana {name}!", { name: playerName(r.winner) }) : _("¡Ruta completada!");
+  else title = _("Fin del camino");
   $("end-title").textContent = title;
-  $("end-reason").textContent = tr(`peaje.reason.${r.reason}`);
+  $("end-reason").textContent = REASONS[r.reason] || "";
   const stats = view.routes.map((route, i) => {
     const li = document.createElement("li");
     const who = rapid() ? `${playerName(i)}: ` : "";
-    li.textContent = who + tr("peaje.end.stats", { used: route.used, misses: route.misses, tolls: route.tolls });
+    li.textContent = who + _("Cartas usadas: {used} · fallos: {misses} · peajes: {tolls}", { used: route.used, misses: route.misses, tolls: route.tolls });
     return li;
   });
   $("end-stats").replaceChildren(...stats);
@@ -241,6 +254,6 @@ const sock = new GameSocket(root.dataset.game, {
     } else return;
     render();
   },
-  offline() { $("conn").textContent = tr("ui.reconnecting"); $("conn").hidden = false; waiting = false; },
+  offline() { $("conn").textContent = _("Sin conexión. Reconectando…"); $("conn").hidden = false; waiting = false; },
 });
 window.__tapete = { get view() { return view; } };

@@ -1,7 +1,7 @@
 // Rummy de fichas: the player builds a draft of the whole table (drag and drop, or pick and
 // place with clicks or the keyboard); the server checks the draft and says what is wrong.
 import { GameSocket } from "./net.js";
-import { $, toast, tr } from "./ui.js";
+import { $, _, fmt, toast } from "./ui.js";
 
 
 const COLOURS = { R: "rojo", A: "azul", N: "negro", O: "naranja" };
@@ -32,8 +32,8 @@ let shownHand = null;    // the last hand summary shown
 const isJoker = (code) => code.startsWith("J");
 const numOf = (code) => (isJoker(code) ? 0 : Number(code.slice(0, -1)));
 const colOf = (code) => (isJoker(code) ? "" : code.slice(-1));
-const tileName = (code) => (isJoker(code) ? tr("rummy.joker") : `${numOf(code)} ${COLOURS[colOf(code)]}`);
-const nameOf = (seat) => (seats[seat] ? (seats[seat].you ? tr("ui.you") : seats[seat].name) : `#${seat + 1}`);
+const tileName = (code) => (isJoker(code) ? _("comodín") : `${numOf(code)} ${COLOURS[colOf(code)]}`);
+const nameOf = (seat) => (seats[seat] ? (seats[seat].you ? _("Tú") : seats[seat].name) : `#${seat + 1}`);
 const myTurn = () => view && !view.result && view.turn === mySeat;
 const tableKey = (sets) => JSON.stringify(sets.map((s) => s.map((t) => t.code)));
 
@@ -78,7 +78,7 @@ function moveTo(id, target) {
   const [, idx] = find(id);
   if (idx < 0 || !myTurn()) return false;
   const tile = find(id)[0][idx];
-  if (target.rack && tile.fromTable) { toast(tr("rummy.no_back")); return false; }
+  if (target.rack && tile.fromTable) { toast(_("Esa ficha ya estaba en la mesa: no puede volver a tu atril.")); return false; }
   take(id);
   if (target.rack) draft.rack.push(tile);
   else if (target.newSet) draft.sets.push([tile]);
@@ -127,9 +127,9 @@ function tileEl(t, where) {
   el.className = `tile ${j ? "joker" : `c-${colOf(t.code)}`}${t.id === selected ? " picked" : ""}${!t.fromTable && where === "set" ? " fresh" : ""}`;
   el.dataset.id = t.id;
   el.dataset.code = t.code;
-  el.setAttribute("aria-label", tileName(t.code) + (t.id === selected ? `, ${tr("rummy.picked")}` : ""));
+  el.setAttribute("aria-label", tileName(t.code) + (t.id === selected ? `, ${_("elegida")}` : ""));
   el.setAttribute("aria-pressed", String(t.id === selected));
-  el.innerHTML = j ? `<span class="n">★</span><span class="m">${tr("rummy.joker_short")}</span>`
+  el.innerHTML = j ? `<span class="n">★</span><span class="m">${_("COMODÍN")}</span>`
     : `<span class="n">${numOf(t.code)}</span><span class="m" aria-hidden="true">${MARKS[colOf(t.code)]}</span>`;
   el.disabled = !myTurn() && where !== "view";
   return el;
@@ -137,9 +137,9 @@ function tileEl(t, where) {
 
 function render() {
   if (!view) return;
-  $("turn-label").textContent = view.result ? tr("rummy.match_over")
-    : (myTurn() ? tr("rummy.your_turn") : tr("rummy.turn_of", { name: nameOf(view.turn) }));
-  $("hand-label").textContent = `${tr("rummy.hand_of", { n: view.hand, of: view.hands })} · ${tr("rummy.pool", { n: view.pool })}`;
+  $("turn-label").textContent = view.result ? _("Partida terminada")
+    : (myTurn() ? _("Te toca") : _("Turno de {name}", { name: nameOf(view.turn) }));
+  $("hand-label").textContent = `${_("Mano {n} de {of}", { n: view.hand, of: view.hands })} · ${_("Pozo: {n}", { n: view.pool })}`;
   root.classList.toggle("my-turn", myTurn());
   renderPlayers();
   renderSets();
@@ -153,11 +153,11 @@ function renderPlayers() {
   $("players").replaceChildren(...seats.map((s) => {
     const el = document.createElement("div");
     el.className = `rm-player${view.turn === s.seat && !view.result ? " active" : ""}${s.seat === mySeat ? " me" : ""}`;
-    const melded = view.melded[s.seat] ? `<span class="badge-ok">${tr("rummy.melded")}</span>` : "";
+    const melded = view.melded[s.seat] ? `<span class="badge-ok">${_("ha bajado")}</span>` : "";
     el.innerHTML = `<strong></strong><span class="count"></span><span class="score"></span>${melded}`;
     el.querySelector("strong").textContent = nameOf(s.seat);
-    el.querySelector(".count").textContent = tr("rummy.tiles_n", { n: view.counts[s.seat] });
-    el.querySelector(".score").textContent = tr("rummy.points", { n: view.scores[s.seat] });
+    el.querySelector(".count").textContent = _("{n} fichas", { n: view.counts[s.seat] });
+    el.querySelector(".score").textContent = _("{n} ptos.", { n: view.scores[s.seat] });
     return el;
   }));
 }
@@ -170,7 +170,7 @@ function renderSets() {
     box.dataset.set = i;
     box.setAttribute("role", "group");
     const label = set.map((t) => t.code).join(" ");
-    box.setAttribute("aria-label", `${tr("rummy.set_n", { n: i + 1 })}: ${label}${info && !info.valid ? `. ${info.reason}` : ""}`);
+    box.setAttribute("aria-label", `${_("Combinación {n}", { n: i + 1 })}: ${label}${info && !info.valid ? `. ${info.reason}` : ""}`);
     set.forEach((t) => box.appendChild(tileEl(t, "set")));
     if (myTurn()) {
       const slot = document.createElement("button");
@@ -178,7 +178,7 @@ function renderSets() {
       slot.className = "slot";
       slot.dataset.set = i;
       slot.textContent = "+";
-      slot.setAttribute("aria-label", tr("rummy.place_end", { n: i + 1 }));
+      slot.setAttribute("aria-label", _("Poner la ficha elegida al final de la combinación {n}", { n: i + 1 }));
       slot.disabled = selected === null;
       box.appendChild(slot);
     }
@@ -188,7 +188,7 @@ function renderSets() {
       why.textContent = info.reason;
       box.appendChild(why);
     } else if (info && info.valid) {
-      box.title = tr("rummy.set_value", { n: info.value });
+      box.title = _("Vale {n} puntos", { n: info.value });
     }
     return box;
   });
@@ -197,14 +197,14 @@ function renderSets() {
     zone.type = "button";
     zone.className = "set new-set";
     zone.dataset.newset = "1";
-    zone.textContent = tr("rummy.new_set");
+    zone.textContent = _("+ Nueva combinación");
     zone.disabled = selected === null && !dragging;
     sets.push(zone);
   }
   if (!draft.sets.length) {
     const empty = document.createElement("p");
     empty.className = "empty-table";
-    empty.textContent = tr("rummy.empty_table");
+    empty.textContent = _("La mesa está vacía: la primera bajada necesita 30 puntos.");
     sets.push(empty);
   }
   setsEl.replaceChildren(...sets);
@@ -219,7 +219,7 @@ function renderRack() {
   const meld = $("meld");
   if (!view.melded[mySeat] && myTurn()) {
     const pts = report ? report.meld_points : 0;
-    meld.textContent = tr("rummy.meld_progress", { n: pts });
+    meld.textContent = _("Bajada: {n} / 30", { n: pts });
     meld.className = `meld${pts >= 30 ? " ok" : ""}`;
   } else meld.textContent = "";
 }
@@ -232,27 +232,27 @@ function renderActions() {
   undoBtn.disabled = !dirty || waiting;
   const legal = view.legal || [];
   const canPass = legal.some((m) => m.type === "pass");
-  drawBtn.textContent = canPass ? tr("rummy.pass") : tr("rummy.draw");
+  drawBtn.textContent = canPass ? _("Pasar") : _("Robar");
   drawBtn.disabled = !mine || waiting || !legal.length;
   hintBtn.hidden = !mine;
   let help = "";
   if (view.result) help = "";
-  else if (!mine) help = tr("rummy.wait");
+  else if (!mine) help = _("Espera tu turno.");
   else if (dirty && report && !report.ok) help = report.errors[0].message;
-  else if (dirty && ok) help = tr("rummy.ready");
-  else if (selected !== null) help = tr("rummy.where");
-  else help = view.melded[mySeat] ? tr("rummy.how") : tr("rummy.how_meld");
+  else if (dirty && ok) help = _("Todo correcto: pulsa «Terminar turno».");
+  else if (selected !== null) help = _("¿Dónde la pones? Toca una combinación, «Nueva combinación» o tu atril.");
+  else help = view.melded[mySeat] ? _("Coloca fichas en la mesa (puedes reorganizarla) o roba.") : _("Tu bajada inicial: combinaciones nuevas de tu atril que sumen 30 o más. O roba.");
   $("help").textContent = help;
 }
 
 function describe(e) {
   if (e.t === "play") {
-    const tiles = e.tiles.length === 1 ? tr("rummy.one_tile") : tr("rummy.tiles_n", { n: e.tiles.length });
-    const who = e.seat === mySeat ? tr("rummy.log.play_you", { tiles }) : tr("rummy.log.play", { name: nameOf(e.seat), tiles });
-    return e.meld ? `${who} ${tr("rummy.log.meld", { n: e.meld })}` : who;
+    const tiles = e.tiles.length === 1 ? _("1 ficha") : _("{n} fichas", { n: e.tiles.length });
+    const who = e.seat === mySeat ? _("Pones {tiles}", { tiles }) : _("{name} pone {tiles}", { name: nameOf(e.seat), tiles });
+    return e.meld ? `${who} ${_("(bajada de {n})", { n: e.meld })}` : who;
   }
-  if (e.t === "draw") return e.seat === mySeat ? tr("rummy.log.draw_you") : tr("rummy.log.draw", { name: nameOf(e.seat) });
-  if (e.t === "pass") return tr("rummy.log.pass", { name: nameOf(e.seat) });
+  if (e.t === "draw") return e.seat === mySeat ? _("Robas") : _("{name} roba", { name: nameOf(e.seat) });
+  if (e.t === "pass") return _("{name} pasa", { name: nameOf(e.seat) });
   return "";
 }
 
@@ -273,15 +273,16 @@ function maybeSummary() {
   shownHand = key;
   const won = last.winners.map(nameOf).join(", ");
   $("summary-title").textContent = view.result
-    ? (view.result.winners.includes(mySeat) ? tr("rummy.match_won") : tr("rummy.match_winner", { name: view.result.winners.map(nameOf).join(", ") }))
-    : tr("rummy.hand_over", { n: last.hand });
+    ? (view.result.winners.includes(mySeat) ? _("¡Has ganado la partida!") : _("Gana {name}", { name: view.result.winners.map(nameOf).join(", ") }))
+    : _("Fin de la mano {n}", { n: last.hand });
   const mine = last.winners.length === 1 && last.winners[0] === mySeat;
   $("summary-text").textContent = last.blocked
-    ? (mine ? tr("rummy.blocked_you") : tr("rummy.blocked", { name: won }))
-    : (mine ? tr("rummy.emptied_you") : tr("rummy.emptied", { name: won }));
+    ? (mine ? _("El pozo se agotó y todos pasaron: ganas con menos puntos.") : _("El pozo se agotó y todos pasaron: gana quien tiene menos puntos ({name}).", { name: won }))
+    : (mine ? _("Te quedaste sin fichas.") : _("{name} se quedó sin fichas.", { name: won }));
   $("summary-list").replaceChildren(...last.delta.map((d, seat) => {
     const li = document.createElement("li");
-    li.textContent = tr("rummy.delta", { name: nameOf(seat), d: d > 0 ? `+${d}` : `${d}`, total: last.scores[seat] });
+    const signed = d > 0 ? `+${d}` : String(d);
+    li.textContent = _("{name}: {d} (total {total})", { name: nameOf(seat), d: signed, total: last.scores[seat] });
     if (last.winners.includes(seat)) li.className = "winner";
     return li;
   }));
@@ -448,7 +449,7 @@ const sock = new GameSocket(root.dataset.game, {
       if (msg.ref !== draftNo) return;
       report = { ...msg.report, ref: msg.ref };
     } else if (msg.type === "hint") {
-      if (msg.table) applyHint(msg.table); else toast(tr("rummy.no_hint"));
+      if (msg.move && msg.move.type === "play") applyHint(msg.move.table); else toast(_("No hay jugada: roba (o pasa)."));
       return;
     } else if (msg.type === "error") {
       waiting = false;
@@ -457,7 +458,7 @@ const sock = new GameSocket(root.dataset.game, {
     } else return;
     render();
   },
-  offline() { $("conn").textContent = tr("ui.reconnecting"); $("conn").hidden = false; waiting = false; },
+  offline() { $("conn").textContent = _("Sin conexión. Reconectando…"); $("conn").hidden = false; waiting = false; },
 });
 window.__tapete = {
   get view() { return view; },

@@ -1,10 +1,33 @@
 // What every table page shares: the message catalog, element lookup, the error toast.
+//
+// A message id is the Spanish text; the server puts the page's translations in
+// window.TAPETE_STRINGS ({id: text}, {id: [forms]} for plurals; nothing in Spanish).
+// `tapete catalogs update` finds every _("…") and ngettext("…", "…", n) here.
 
 const STRINGS = window.TAPETE_STRINGS || {};
+export const LANG = document.documentElement.lang || "es";
 
-/** A catalog string with {placeholders} filled in (the server puts the page's strings in). */
-export const tr = (key, params = {}) =>
-  (STRINGS[key] || key).replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+/** Fill {placeholders} in a text that is already in the page's language. */
+export const fmt = (text, params = {}) =>
+  String(text).replace(/\{(\w+)\}/g, (_m, k) => (params[k] ?? `{${k}}`));
+
+/** A catalog message in the page's language, with {placeholders} filled in. */
+export const _ = (id, params = {}) => {
+  const text = STRINGS[id];
+  return fmt(typeof text === "string" && text ? text : id, params);
+};
+
+/** The form of a message for `n` (Spanish and English: one, or other); {n} is n. */
+export const ngettext = (singular, plural, n, params = {}) => {
+  const forms = STRINGS[singular];
+  const pick = n === 1 ? 0 : 1;
+  const text = Array.isArray(forms) && forms[pick] ? forms[pick] : (pick ? plural : singular);
+  return fmt(text, { n, ...params });
+};
+
+/** A number in the page's language ("54,9" / "54.9"). */
+export const num = (value, digits = 1) =>
+  Number(value).toLocaleString(LANG, { maximumFractionDigits: digits });
 
 export const $ = (id) => document.getElementById(id);
 

@@ -4,7 +4,7 @@ The page «los cálculos de mayor o menor» works a few examples; each is a smal
 here and counted with :func:`tapete.games.peaje.odds`, so the guide can't drift from the
 odds panel of the game.
 
->>> first = peaje_examples()[0]
+>>> first = examples()[0]
 >>> first["key"], first["total"], [(a["answer"], a["count"]) for a in first["answers"]]
 ('inicio-6', 51, [('mayor', 32), ('menor', 16), ('tie', 3)])
 >>> first["answers"][0]["fraction"], first["answers"][0]["percent_text"]
@@ -72,7 +72,7 @@ def _example(key: str, q: str, on_route: str, removed: str) -> dict[str, Any]:
     }
 
 
-def peaje_examples() -> list[dict[str, Any]]:
+def examples() -> list[dict[str, Any]]:
     """The guide's worked examples: for each, the cards in sight, how many remain, and for
     every answer its count, its fraction (over the cards left, and reduced as the game shows
     it) and its percentage, Spanish style; ``best`` lists the answers with most cards."""

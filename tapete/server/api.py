@@ -1,0 +1,72 @@
+"""The JSON API: start a game, read one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tapete.games.protocol import IllegalMove
+from tapete.rooms import error
+from tapete.server.render import lang_of
+from tapete.server.state import Hall, guest_of, playable
+
+
+class Api:
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+
+    async def create(self, request: Request) -> Response:
+        guest = guest_of(request)
+        assert guest is not None
+        lang = lang_of(request)
+        found = playable(request.path_params["kind"])
+        if found is None:
+            return JSONResponse(error("not_your_game", lang), status_code=404)
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse(error("bad_json", lang), status_code=400)
+        body = body if isinstance(body, dict) else {}
+        config = body.get("config", {})
+        level = body.get("level")
+        extra: dict[str, Any] = {}
+        if self.hall.settings.test_api:  # a seeded deal or a set position, for browser tests
+            if type(body.get("seed")) is int:
+                extra["seed"] = body["seed"]
+            if isinstance(body.get("position"), dict):
+                extra["position"] = body["position"]
+        try:
+            room = await self.hall.rooms.create(
+                found.key,
+                config if isinstance(config, dict) else {},
+                guest,
+                level=level if isinstance(level, str) else None,
+                **extra,
+            )
+        except IllegalMove as exc:
+            words = found.game.describe(exc, lang)
+            return JSONResponse(error(exc.code, lang, words), status_code=400)
+        except (KeyError, ValueError, TypeError) as exc:  # a test position that makes no sense
+            return JSONResponse(error("bad_config", lang, field=str(exc)[:80]), status_code=400)
+        return JSONResponse({"id": room.id, "url": f"/partida/{room.id}"}, status_code=201)
+
+    async def game(self, request: Request) -> Response:
+        room = await self.hall.rooms.get(request.path_params["game_id"])
+        guest = guest_of(request)
+        if room is None or room.seat_of(guest) is None:
+            return JSONResponse(error("not_your_game", lang_of(request)), status_code=404)
+        seat = room.seat_of(guest)
+        return JSONResponse(
+            {
+                "id": room.id,
+                "kind": room.record.kind,
+                "seat": seat,
+                "seats": room.seats_json(seat, lang_of(request)),
+                **room.view_message(seat),
+            }
+        )
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"ok": True, "rooms": len(self.hall.rooms.loaded())})

@@ -1,0 +1,146 @@
+"""The hall's pages: the games, their rules, setup pages, guides and tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from tapete.games.protocol import IllegalMove
+from tapete.i18n import SHARED, js_strings, text
+from tapete.i18n.errors import describe
+from tapete.registry import REGISTRY, Entry
+from tapete.server import forms
+from tapete.server.render import Renderer, lang_of
+from tapete.server.state import Hall, guest_of, playable
+
+
+def game_info(found: Entry, lang: str) -> dict[str, Any]:
+    """What a page shows of a game, in ``lang`` (from the game's own catalog)."""
+    spec = found.game
+
+    def tr(msgid: str) -> str:
+        return text(spec.key, lang, msgid)
+
+    return {
+        "key": spec.key,
+        "title": tr(spec.hall.title),
+        "line": tr(spec.hall.line),
+        "who": tr(spec.hall.who),
+        "icon": spec.hall.icon,
+        "play_url": f"/{spec.key}",
+        "rules_url": f"/reglas/{spec.key}",
+        "guide_url": f"/{spec.key}/guia" if spec.guide is not None else None,
+        "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
+        "default_level": found.bots.default if found.bots is not None else None,
+        "fields": forms.fields(spec),
+    }
+
+
+class Pages:
+    def __init__(self, hall: Hall, renderer: Renderer) -> None:
+        self.hall = hall
+        self.renderer = renderer
+
+    def render(
+        self, request: Request, name: str, domain: str = SHARED, status: int = 200, **ctx: Any
+    ) -> Response:
+        lang = lang_of(request)
+        games = [game_info(e, lang) for e in REGISTRY.values()]
+        return self.renderer.render(request, name, domain, status, games=games, **ctx)
+
+    def not_found(self, request: Request, message: str | None = None) -> Response:
+        return self.render(request, "not_found.html", status=404, message=message)
+
+    async def home(self, request: Request) -> Response:
+        resume = await self.hall.active_game(guest_of(request), lang_of(request))
+        return self.render(request, "hall.html", resume=resume)
+
+    async def rules_index(self, request: Request) -> Response:
+        return self.render(request, "rules/index.html")
+
+    async def rules(self, request: Request) -> Response:
+        found = playable(request.path_params["game"])
+        if found is None:
+            return self.not_found(request)
+        return self.render(
+            request, f"rules/{found.key}.html", found.key, game=game_info(found, lang_of(request))
+        )
+
+    async def setup(self, request: Request) -> Response:
+        found = playable(request.path_params["kind"])
+        if found is None:
+            return self.not_found(request)
+        resume = await self.hall.active_game(guest_of(request), lang_of(request), found.key)
+        return self._setup(request, found, resume=resume)
+
+    def _setup(self, request: Request, found: Entry, status: int = 200, **ctx: Any) -> Response:
+        ctx.setdefault("resume", None)
+        ctx.setdefault("error", None)
+        return self.render(
+            request,
+            f"{found.key}_setup.html",
+            found.key,
+            status,
+            game=game_info(found, lang_of(request)),
+            **ctx,
+        )
+
+    async def start(self, request: Request) -> Response:
+        found = playable(request.path_params["kind"])
+        guest = guest_of(request)
+        if found is None or guest is None:
+            return self.not_found(request)
+        form = await request.form()
+        config = forms.read(found.game, form)
+        level = str(form.get("level") or "") or None
+        if found.bots is None:
+            level = None
+        try:
+            room = await self.hall.rooms.create(found.key, config, guest, level=level)
+        except IllegalMove as exc:
+            lang = lang_of(request)
+            words = found.game.describe(exc, lang)
+            return self._setup(request, found, status=400, error=words)
+        return RedirectResponse(f"/partida/{room.id}", status_code=303)
+
+    async def guide(self, request: Request) -> Response:
+        found = playable(request.path_params["kind"])
+        guide = found.game.guide if found is not None else None
+        page = request.path_params.get("page", "index")
+        if found is None or guide is None or page not in guide.pages:
+            return self.not_found(request)
+        return self.render(
+            request,
+            f"{found.key}_guide/{page}.html",
+            found.key,
+            game=game_info(found, lang_of(request)),
+            pages=guide.pages,
+            active_page=page,
+            **guide.context(),
+        )
+
+    async def table(self, request: Request) -> Response:
+        room = await self.hall.rooms.get(request.path_params["game_id"])
+        guest = guest_of(request)
+        lang = lang_of(request)
+        if room is None or room.seat_of(guest) is None:
+            return self.not_found(request, describe("not_your_game", lang))
+        found = room.entry
+        return self.render(
+            request,
+            f"{found.key}_table.html",
+            found.key,
+            game=game_info(found, lang_of(request)),
+            room_id=room.id,
+            config=room.record.config,
+            level=next(
+                (s.get("level", "normal") for s in room.record.seats if s["kind"] == "bot"),
+                "normal",
+            ),
+            strings=js_strings(lang, found.key),
+        )
+
+    async def missing(self, request: Request) -> Response:
+        return self.not_found(request)

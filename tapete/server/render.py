@@ -1,0 +1,94 @@
+"""Pages in the player's language: Jinja2 with gettext (``jinja2.ext.i18n``), per domain.
+
+The language is the ``?lang=`` of the request (remembered in a cookie), else the cookie,
+else the browser's ``Accept-Language`` between Spanish and English, else Spanish. A page of
+a game renders in that game's catalog domain, falling back to the shared one.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from pathlib import Path
+from typing import Any
+
+from babel.support import Translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket
+
+from tapete.i18n import SHARED, accept_language, number, percent, pick_lang, translations
+from tapete.server.guests import LANG_COOKIE, cookies_of
+
+HERE = Path(__file__).parent
+_current: contextvars.ContextVar[Translations] = contextvars.ContextVar("translations")
+
+
+def _tr() -> Translations:
+    return _current.get(translations("es", SHARED))
+
+
+def lang_of(request: Request | WebSocket) -> str:
+    query = request.query_params.get("lang")
+    if query:
+        return pick_lang(query)
+    cookie = cookies_of(request.scope).get(LANG_COOKIE)
+    if cookie:
+        return pick_lang(cookie)
+    return accept_language(request.headers.get("accept-language")) or "es"
+
+
+@pass_context
+def _percent(context: Context, value: float, digits: int = 1) -> str:
+    return percent(value, str(context.get("lang", "es")), digits)
+
+
+@pass_context
+def _number(context: Context, value: float) -> str:
+    return number(value, str(context.get("lang", "es")))
+
+
+class Renderer:
+    """Renders templates in the request's language and the page's domain."""
+
+    def __init__(self, directory: Path = HERE / "templates") -> None:
+        self.templates = Jinja2Templates(directory=str(directory))
+        env = self.templates.env
+        env.add_extension("jinja2.ext.i18n")
+        env.policies["ext.i18n.trimmed"] = True
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            lambda s: _tr().gettext(s),
+            lambda s, p, n: _tr().ngettext(s, p, n),
+            pgettext=lambda c, s: _tr().pgettext(c, s),
+            npgettext=lambda c, s, p, n: _tr().npgettext(c, s, p, n),
+            newstyle=True,
+        )
+        env.filters["percent"] = _percent
+        env.filters["number"] = _number
+
+    def render(
+        self,
+        request: Request,
+        name: str,
+        domain: str = SHARED,
+        status: int = 200,
+        **context: Any,
+    ) -> Response:
+        lang = lang_of(request)
+        token = _current.set(translations(lang, domain))
+        try:
+            response = self.templates.TemplateResponse(
+                request,
+                name,
+                {"lang": lang, "other_lang": "en" if lang == "es" else "es", **context},
+                status_code=status,
+            )
+        finally:
+            _current.reset(token)
+        if request.query_params.get("lang") in ("es", "en"):
+            response.set_cookie(LANG_COOKIE, lang, max_age=400 * 24 * 3600, samesite="lax")
+        response.headers.setdefault("content-language", lang)
+        response.headers.setdefault("vary", "Accept-Language, Cookie")
+        return response
