@@ -96,6 +96,8 @@ class Settings:
     """Timeouts in a row after which a bot plays an absent player's seat."""
     test_api: bool = False
     """Let the JSON API start games from a seed or a position (browser tests only)."""
+    watchdog_seconds: float = 5.0
+    """How often a room checks that every bot seat that must act is being asked."""
 
 
 _STOP = object()
@@ -132,6 +134,7 @@ class Room:
         self._passed: dict[int, int] = {}
         """Seat → the version on which the bot answered that it has nothing to do: it is not
         asked again until the version changes."""
+        self._watchdog: asyncio.Task[None] | None = None
         self._standins: set[int] = set()
         self._clocks: dict[tuple[str, int, Any], tuple[asyncio.TimerHandle, float]] = {}
         self.idle = asyncio.Event()
@@ -143,6 +146,7 @@ class Room:
         room = cls(record, store, settings)
         await room._replay_log()
         room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
+        room._watchdog = asyncio.create_task(room._watch(), name=f"room-{room.id}-watchdog")
         room._sync_clocks()
         room._schedule_bots()
         return room
@@ -164,6 +168,11 @@ class Room:
             self.history.append(Logged(logged.n, logged.seat, logged.move, events))
 
     async def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+            self._watchdog = None
         for handle, _ in self._clocks.values():
             handle.cancel()
         self._clocks.clear()
@@ -470,6 +479,42 @@ class Room:
             await self._commit(turn.seat, fallback[0])
         else:  # nothing it could play: not asked again on this version (no spinning)
             self._passed[turn.seat] = turn.version
+
+    # the watchdog
+
+    async def _watch(self) -> None:
+        """Every ``watchdog_seconds``, check that no bot seat that must act is left unasked."""
+        while True:
+            await asyncio.sleep(max(self.settings.watchdog_seconds, 0.01))  # never a busy loop
+            try:
+                self._check_bots()
+            except Exception:  # never let the watchdog die
+                log.exception("room %s: the bot watchdog failed", self.id)
+
+    def _check_bots(self) -> list[int]:
+        """Find the bot seats that must act on the current version with nobody deciding for
+        them, warn, and ask them. Returns those seats.
+
+        Checked only while the room is idle (nothing queued, nothing being handled): then a
+        decision in flight is a live task, asked on the current version; a busy room
+        re-evaluates after every message anyway."""
+        if self.finished or not self.idle.is_set() or not self._queue.empty():
+            return []
+        stuck = self._to_ask()  # must act, and nothing asked on this version
+        for seat, version in self._pending_bots.items():
+            task = self._deciding.get(seat)
+            if version == self.version and (task is None or task.done()):
+                stuck.append(seat)  # recorded as asked, but nobody is deciding
+        for seat in stuck:
+            log.warning(
+                "room %s: bot seat %d must act on version %d and nobody is deciding for it;"
+                " asking it",
+                self.id,
+                seat,
+                self.version,
+            )
+            self._ask(seat)
+        return stuck
 
     async def hint(self, guest: str | None, lang: str = "es") -> Message:
         """The expert's play for this player's turn (Rummy's hint), computed off the loop."""

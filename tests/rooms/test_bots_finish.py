@@ -3,12 +3,14 @@
 Who must be asked is one question the room re-evaluates after every change: every bot seat
 among the game's actors has a decision in flight for the current version. A decision that
 comes back for an older version is dropped and the seat asked again; a bot that answers
-"nothing now" is not asked again until the version changes.
+"nothing now" is not asked again until the version changes. A watchdog repairs a table
+where the bookkeeping went wrong anyway, and says so in the log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import threading
 import time
@@ -22,6 +24,8 @@ from tapete.rooms import Room, Rooms, Settings
 from tapete.store import Store
 
 G0 = "a" * 24
+WATCHDOG = "nobody is deciding"
+"""What the watchdog's warning says."""
 
 # (game, players, level, seed): La guerra and Rummy too, every game that has bots
 GAMES = (
@@ -77,9 +81,12 @@ async def drive(room: Room, seat: int = 0, patience: float = 1.0) -> bool:
         room.unsubscribe(conn)
 
 
-async def test_every_game_with_bots_finishes(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_every_game_with_bots_finishes(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     slow_machine(monkeypatch)
-    settings = Settings(bot_pace=0, window_seconds=0.05)
+    # the watchdog checks often, and must stay silent: these tables are healthy
+    settings = Settings(bot_pace=0, window_seconds=0.05, watchdog_seconds=0.05)
     rooms = Rooms(store, settings)
     frozen = []
     try:
@@ -90,6 +97,7 @@ async def test_every_game_with_bots_finishes(store: Store, monkeypatch: pytest.M
     finally:
         await rooms.close()
     assert frozen == [], f"{len(frozen)} of {len(GAMES)} games froze: {frozen}"
+    assert WATCHDOG not in caplog.text
 
 
 # seat 0 (the player) is to play; seat 1 (a bot) holds two cards and may call One Card now,
@@ -150,7 +158,7 @@ async def test_a_bot_asked_before_the_player_moved_is_asked_again(
 
 
 async def test_nothing_to_do_is_not_asked_again_until_the_table_moves(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     real = bots.choose
     asked: list[int] = []
@@ -160,11 +168,59 @@ async def test_nothing_to_do_is_not_asked_again_until_the_table_moves(
         return real(game, view, level)
 
     monkeypatch.setattr(bots, "choose", counting)
-    room = await open_at(store, TWO_CARDS, Settings(bot_pace=0, window_seconds=30))
-    await asyncio.sleep(0.3)  # the player thinks
+    settings = Settings(bot_pace=0, window_seconds=30, watchdog_seconds=0.02)
+    room = await open_at(store, TWO_CARDS, settings)
+    await asyncio.sleep(0.3)  # fifteen watchdog rounds while the player thinks
     assert asked == [0]  # asked once on version 0: it answered nothing, and is left alone
     assert not room._pending_bots and not room._deciding
     assert await room.submit(G0, 0, {"type": "play", "card": "5H"}) is None
     await room.settled()
     assert asked[1] == 1 and room.history[1].seat == 1  # the table moved: asked, and played
+    assert WATCHDOG not in caplog.text
+    await room.close()
+
+
+# seat 1 (a bot) is to play
+BOT_TO_PLAY = {
+    "hands": ["5H 9C 4S", "5S 3D 9D KC"],
+    "discard": "5D",
+    "stock": "4C 4D 8H 8S 6C 6H 7C 7D",
+    "turn": 1,
+}
+
+
+@pytest.mark.parametrize("broken", ["lost_decision", "no_record"])
+async def test_the_watchdog_repairs_a_table_nobody_asks(
+    store: Store, caplog: pytest.LogCaptureFixture, broken: str
+) -> None:
+    interval = 0.1
+    room = await open_at(store, BOT_TO_PLAY, Settings(bot_pace=0, watchdog_seconds=interval))
+    # break the bookkeeping on purpose: the bot's decision, asked on opening, is lost...
+    assert room._pending_bots == {1: 0}
+    room._deciding.pop(1).cancel()
+    if broken == "no_record":  # ...and forgotten as well
+        room._pending_bots.clear()
+    await asyncio.sleep(interval / 2)
+    assert room.version == 0  # nothing moves by itself
+    await asyncio.sleep(interval * 2)
+    await room.settled()
+    assert room.version >= 1 and room.history[0].seat == 1  # the bot was asked, and played
+    warnings = [r for r in caplog.records if WATCHDOG in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
+    assert room.id in warnings[0].getMessage() and "seat 1" in warnings[0].getMessage()
+    await room.close()
+
+
+async def test_the_watchdog_stays_silent_while_bots_think(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    # every decision waits 0.03 s: the watchdog, every 0.01 s, sees bots deciding
+    settings = Settings(bot_pace=0, bot_delay=0.03, window_seconds=0.05, watchdog_seconds=0.01)
+    record = await store.create_game(
+        "onecard", {"players": 3}, 3, [SEATS[0], SEATS[1], {**SEATS[1], "name": "Marta"}], G0
+    )
+    room = await Room.open(record, store, settings)
+    assert await drive(room)
+    assert room.finished
+    assert WATCHDOG not in caplog.text
     await room.close()
