@@ -62,8 +62,11 @@ class _Submit:
 class _BotTurn:
     seat: int
     version: int
+    """The version the bot was asked on: its decision stands for that version only."""
     move: Message | None
-    """None: the bot failed to decide, and plays its first legal move."""
+    """None: nothing to do now (or, with ``failed``, the bot failed to decide)."""
+    failed: bool = False
+    """The bot raised: it plays its first legal move instead."""
 
 
 @dataclass(slots=True)
@@ -93,6 +96,8 @@ class Settings:
     """Timeouts in a row after which a bot plays an absent player's seat."""
     test_api: bool = False
     """Let the JSON API start games from a seed or a position (browser tests only)."""
+    watchdog_seconds: float = 5.0
+    """How often a room checks that every bot seat that must act is being asked."""
 
 
 _STOP = object()
@@ -123,8 +128,15 @@ class Room:
         self._ids = itertools.count(1)
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._pending_bots: set[int] = set()
-        self._deciding: set[asyncio.Task[None]] = set()
+        self._pending_bots: dict[int, int] = {}
+        """Seat → the version its decision in flight was asked on (thinking, waiting out its
+        delay, or queued), until the room handles the answer."""
+        self._deciding: dict[int, asyncio.Task[None]] = {}
+        """Seat → the task computing that decision (and waiting out its delay)."""
+        self._passed: dict[int, int] = {}
+        """Seat → the version on which the bot answered that it has nothing to do: it is not
+        asked again until the version changes."""
+        self._watchdog: asyncio.Task[None] | None = None
         self._standins: set[int] = set()
         self._clocks: dict[tuple[str, int, Any], tuple[asyncio.TimerHandle, float]] = {}
         self.idle = asyncio.Event()
@@ -136,6 +148,7 @@ class Room:
         room = cls(record, store, settings)
         await room._replay_log()
         room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
+        room._watchdog = asyncio.create_task(room._watch(), name=f"room-{room.id}-watchdog")
         room._sync_clocks()
         room._schedule_bots()
         return room
@@ -157,10 +170,15 @@ class Room:
             self.history.append(Logged(logged.n, logged.seat, logged.move, events))
 
     async def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+            self._watchdog = None
         for handle, _ in self._clocks.values():
             handle.cancel()
         self._clocks.clear()
-        for task in list(self._deciding):
+        for task in list(self._deciding.values()):
             task.cancel()
         if self._task is not None:
             self._queue.put_nowait(_STOP)
@@ -373,63 +391,99 @@ class Room:
             self._standins.update(i for i, n in enumerate(timeouts) if n >= limit)
         return out + sorted(self._standins - set(out))
 
-    def _schedule_bots(self) -> None:
+    def _to_ask(self) -> list[int]:
+        """Who must be asked now: the bot (or stood-in) seats among the game's actors with no
+        decision in flight for the current version, that have not already answered on it
+        that they have nothing to do."""
         if self.finished:
-            return
+            return []
         actors = set(self.game.actors(self.state))
         bots_ = self._bot_seats()
         humans = set(range(len(self.record.seats))) - set(bots_)
         if self.spec.bots_follow and actors & humans:
-            return  # e.g. La guerra: the computer turns after the player, "a la vez"
-        for seat in bots_:
-            if seat not in actors or seat in self._pending_bots:
-                continue
-            level = self._level(seat)
-            view = self.game.view(self.state, seat)
-            self._pending_bots.add(seat)
-            task = asyncio.create_task(self._decide(seat, view, level, self.version))
-            self._deciding.add(task)
-            task.add_done_callback(self._deciding.discard)
+            return []  # e.g. La guerra: the computer turns after the player, "a la vez"
+        return [
+            seat
+            for seat in bots_
+            if seat in actors
+            and self._pending_bots.get(seat) != self.version
+            and self._passed.get(seat) != self.version
+        ]
+
+    def _schedule_bots(self) -> None:
+        """Re-evaluate, after every change, who must be asked: a decision asked on an older
+        version was computed on a stale view and is dropped; every seat that must act now is
+        asked on the current version."""
+        for seat, version in list(self._pending_bots.items()):
+            if version != self.version:
+                self._forget(seat)
+        for seat in self._to_ask():
+            self._ask(seat)
+
+    def _forget(self, seat: int) -> None:
+        """Drop the seat's decision in flight: its answer, if it comes, is discarded."""
+        self._pending_bots.pop(seat, None)
+        task = self._deciding.pop(seat, None)
+        if task is not None:
+            task.cancel()
+
+    def _ask(self, seat: int) -> None:
+        self._forget(seat)
+        level = self._level(seat)
+        view = self.game.view(self.state, seat)
+        self._pending_bots[seat] = self.version
+        task = asyncio.create_task(self._decide(seat, view, level, self.version))
+        self._deciding[seat] = task
+
+        def done(task: asyncio.Task[None]) -> None:
+            if self._deciding.get(seat) is task:
+                del self._deciding[seat]
+
+        task.add_done_callback(done)
 
     async def _decide(self, seat: int, view: Message, level: str, version: int) -> None:
         """A bot's decision, computed off the event loop (an expert's search must not hold
         up the other rooms), then queued after the delay the bot asks for, less the time
-        it took to decide."""
+        it took to decide. Every answer is queued, even "nothing now", so the room handles
+        it in order and re-evaluates who must be asked."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        failed = False
         assert self.entry.bots is not None
         try:
             decision = await asyncio.to_thread(self.entry.bots.choose, view, level)
         except Exception:  # a bot must never stall its table: its first legal move is played
             log.exception("room %s: bot decision failed for seat %d", self.id, seat)
-            decision, failed = None, True
-        if (decision is None and not failed) or self.finished:
-            self._pending_bots.discard(seat)
+            self._queue.put_nowait(_BotTurn(seat, version, None, failed=True))
             return
-        move, wanted = decision if decision is not None else (None, 0.0)
-        turn = _BotTurn(seat, version, move)
+        if decision is None:
+            self._queue.put_nowait(_BotTurn(seat, version, None))
+            return
+        move, wanted = decision
         delay = wanted * self.settings.bot_pace + self.settings.bot_delay
         delay -= loop.time() - start
         if delay > 0:
-            loop.call_later(delay, self._queue.put_nowait, turn)
-        else:
-            self._queue.put_nowait(turn)
+            await asyncio.sleep(delay)
+        self._queue.put_nowait(_BotTurn(seat, version, move))
 
     async def _bot_turn(self, turn: _BotTurn) -> None:
-        """Apply a bot's decision if it still stands. Decided on this very version, it is
-        tried as it is (a Rummy play is a whole table, not one of ``legal_moves``); decided
-        earlier, it must still be among the legal moves (the table may have moved on)."""
-        self._pending_bots.discard(turn.seat)
-        if self.finished or turn.seat not in self.game.actors(self.state):
+        """Apply a bot's answer if it still stands: it must be the seat's decision in flight,
+        and the version it was asked on must be the current one (a decision computed on a
+        stale view is dropped; :meth:`_schedule_bots` asks again if the seat must still
+        act). It is tried as it is (a Rummy play is a whole table, not one of
+        ``legal_moves``)."""
+        if self._pending_bots.get(turn.seat) != turn.version:
+            return  # superseded: a fresh decision was asked, or none is wanted
+        del self._pending_bots[turn.seat]
+        if (
+            turn.version != self.version
+            or self.finished
+            or turn.seat not in self.game.actors(self.state)
+        ):
+            return
+        if turn.move is None and not turn.failed:
+            self._passed[turn.seat] = turn.version  # nothing to do until the table moves
             return
         if turn.move is not None:
-            if turn.version != self.version:
-                legal = [
-                    self.spec.move_json(m) for m in self.game.legal_moves(self.state, turn.seat)
-                ]
-                if turn.move not in legal:
-                    return  # asked again by _schedule_bots
             try:
                 await self._commit(turn.seat, self.spec.parse_move(turn.move))
                 return
@@ -439,6 +493,44 @@ class Room:
         fallback = self.game.legal_moves(self.state, turn.seat)
         if fallback:
             await self._commit(turn.seat, fallback[0])
+        else:  # nothing it could play: not asked again on this version (no spinning)
+            self._passed[turn.seat] = turn.version
+
+    # the watchdog
+
+    async def _watch(self) -> None:
+        """Every ``watchdog_seconds``, check that no bot seat that must act is left unasked."""
+        while True:
+            await asyncio.sleep(max(self.settings.watchdog_seconds, 0.01))  # never a busy loop
+            try:
+                self._check_bots()
+            except Exception:  # never let the watchdog die
+                log.exception("room %s: the bot watchdog failed", self.id)
+
+    def _check_bots(self) -> list[int]:
+        """Find the bot seats that must act on the current version with nobody deciding for
+        them, warn, and ask them. Returns those seats.
+
+        Checked only while the room is idle (nothing queued, nothing being handled): then a
+        decision in flight is a live task, asked on the current version; a busy room
+        re-evaluates after every message anyway."""
+        if self.finished or not self.idle.is_set() or not self._queue.empty():
+            return []
+        stuck = self._to_ask()  # must act, and nothing asked on this version
+        for seat, version in self._pending_bots.items():
+            task = self._deciding.get(seat)
+            if version == self.version and (task is None or task.done()):
+                stuck.append(seat)  # recorded as asked, but nobody is deciding
+        for seat in stuck:
+            log.warning(
+                "room %s: bot seat %d must act on version %d and nobody is deciding for it;"
+                " asking it",
+                self.id,
+                seat,
+                self.version,
+            )
+            self._ask(seat)
+        return stuck
 
     def _level(self, seat: int) -> str:
         """The level a bot seat plays at: its own, or the stand-in level for a human's."""
@@ -511,7 +603,7 @@ class Room:
         while True:
             await asyncio.sleep(0)
             if self._deciding:
-                await asyncio.wait(set(self._deciding))
+                await asyncio.wait(set(self._deciding.values()))
                 continue
             if self._queue.empty() and not self._pending_bots:
                 await self.idle.wait()
