@@ -205,6 +205,7 @@ def view(state: State, seat: int | None) -> JSON:
         "counts": [len(p) for p in state.piles],
         "out": list(state.out),
         "table": [_step_view(step) for step in state.steps],
+        "values": [_values(state, step) for step in state.steps],
         "carry": len(state.carry),
         "actors": actors(state),
         "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
@@ -302,6 +303,11 @@ def _step_view(step: Step) -> JSON:
             for s, p in step.placed.items()
         },
     }
+
+
+def _values(state: State, step: Step) -> dict[str, int]:
+    """What each seat's face-up cards of a step are worth (with sums, their sum)."""
+    return {str(s): _value(state, p.up) for s, p in step.placed.items()}
 
 
 def _alive(state: State) -> list[int]:
@@ -445,9 +451,7 @@ def _summary(state: State, winner: int | None, why: str, cards: int) -> JSON:
     return {
         "n": state.duels + 1,
         "steps": [_step_view(step) for step in state.steps],
-        "values": [
-            {str(s): _value(state, p.up) for s, p in step.placed.items()} for step in state.steps
-        ],
+        "values": [_values(state, step) for step in state.steps],
         "winner": winner,
         "why": why,
         "cards": cards,

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Final, Literal
 
+import msgspec
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
@@ -658,6 +659,13 @@ def read_form(form: Any) -> JSON:
     }
 
 
+def rematch(config: Config) -> Config:
+    """The next game of the same table: in dos jugadores the two swap roles."""
+    if config.variant == "dos":
+        return msgspec.structs.replace(config, players=tuple(reversed(config.names)))
+    return config
+
+
 def _guide_context() -> JSON:
     from tapete.games.peaje_guide import examples
 
@@ -696,5 +704,6 @@ SPEC: Final = GameSpec[Config, State, Move](
         context=_guide_context,
     ),
     read_form=read_form,
+    rematch=rematch,
 )
 """El Peaje's descriptor."""

@@ -294,6 +294,9 @@ class GameSpec(Generic[C, S, M]):
     read_form: Callable[[Any], JSON] | None = None
     """Reads the setup form into options JSON, where reading field by field (the default,
     from the options' types) is not enough."""
+    rematch: Callable[[C], C] | None = None
+    """The options of the next game with the same players («Nueva partida»), where they
+    change (El Peaje's two players swap roles); None: the same options."""
 
     def parse_move(self, data: Any) -> M:
         return self.moves.decode(data)

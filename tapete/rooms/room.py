@@ -140,6 +140,9 @@ class Room:
         self._standins: set[int] = set()
         self._clocks: dict[tuple[str, int, Any], tuple[asyncio.TimerHandle, float]] = {}
         self.idle = asyncio.Event()
+        self._drafts: dict[int, tuple[int, Any]] = {}
+        """By seat, the last draft it had checked (Rummy's table in the making) and the
+        version it was made on: a reload gives it back; nobody else ever sees it."""
 
     # life cycle
 
@@ -245,8 +248,16 @@ class Room:
             "view": self.game.view(self.state, seat),
             "clocks": self.clocks_json(),
             "missed": missed,
+            "draft": self.draft_of(seat),
         }
         return conn, message
+
+    def draft_of(self, seat: int | None) -> Any:
+        """The seat's own draft on the current version (None if it has none)."""
+        if seat is None or seat not in self._drafts:
+            return None
+        version, draft = self._drafts[seat]
+        return draft if version == self.version else None
 
     def unsubscribe(self, conn: int) -> None:
         self.subscribers.pop(conn, None)
@@ -279,6 +290,7 @@ class Room:
             layout = drafting.parse_layout(table)
         except IllegalMove as exc:
             return self.error(exc.code, lang, **exc.params)
+        self._drafts[seat] = (self.version, table)
         return {
             "type": "checked",
             "version": self.version,

@@ -9,21 +9,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
 from tapete.rooms import Settings
 from tapete.server.api import Api
+from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer
 from tapete.server.socket import Sockets
 from tapete.server.state import Hall
-
-HERE = Path(__file__).parent
 
 
 def create_app(database_url: str, settings: Settings | None = None) -> Starlette:
@@ -45,11 +43,12 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         Route("/reglas", pages.rules_index),
         Route("/reglas/{game}", pages.rules),
         Route("/partida/{game_id}", pages.table),
+        Route("/partida/{game_id}/otra", pages.again, methods=["POST"]),
         Route("/api/{kind}/nueva", api.create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api.game),
         Route("/salud", api.health),
         WebSocketRoute("/ws", sockets.endpoint),
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+        Mount("/static", Static(), name="static"),
         Route("/{kind}", pages.setup),
         Route("/{kind}/nueva", pages.start, methods=["POST"]),
         Route("/{kind}/guia", pages.guide),
@@ -57,5 +56,6 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.hall = hall
     return app

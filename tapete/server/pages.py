@@ -142,5 +142,18 @@ class Pages:
             strings=js_strings(lang, found.key),
         )
 
-    async def missing(self, request: Request) -> Response:
-        return self.not_found(request)
+    async def again(self, request: Request) -> Response:
+        """«Nueva partida» at the end: the same game, same options (as the game turns them
+        for a rematch) and the same bots, a new shuffle."""
+        room = await self.hall.rooms.get(request.path_params["game_id"])
+        guest = guest_of(request)
+        if room is None or guest is None or room.seat_of(guest) is None:
+            return self.not_found(request, describe("not_your_game", lang_of(request)))
+        spec = room.spec
+        config = spec.rematch(room.config) if spec.rematch is not None else room.config
+        level = next(
+            (str(s["level"]) for s in room.record.seats if s["kind"] == "bot" and "level" in s),
+            None,
+        )
+        new = await self.hall.rooms.create(spec.key, spec.config_json(config), guest, level=level)
+        return RedirectResponse(f"/partida/{new.id}", status_code=303)

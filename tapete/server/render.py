@@ -20,6 +20,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from tapete.i18n import SHARED, accept_language, number, percent, pick_lang, translations
+from tapete.server.assets import static
 from tapete.server.guests import LANG_COOKIE, cookies_of
 
 HERE = Path(__file__).parent
@@ -67,6 +68,7 @@ class Renderer:
         )
         env.filters["percent"] = _percent
         env.filters["number"] = _number
+        env.globals["static"] = static
 
     def render(
         self,

@@ -1,15 +1,14 @@
-// French cards drawn with HTML and CSS: readable ranks and suits at phone size.
+// French cards drawn with HTML and CSS: readable ranks and suits at phone size; their names
+// (for screen readers and sentences) from the catalog.
+import { _ } from "./ui.js";
 
 const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
-const SUIT_NAME = {
-  es: { H: "corazones", D: "diamantes", C: "tréboles", S: "picas" },
-  en: { H: "hearts", D: "diamonds", C: "clubs", S: "spades" },
-};
+const SUIT_NAME = { H: _("corazones"), D: _("diamantes"), C: _("tréboles"), S: _("picas") };
 const RANK_NAME = {
-  es: { 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho", 9: "nueve", 10: "diez", J: "jota", Q: "reina", K: "rey", A: "as" },
-  en: { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", J: "jack", Q: "queen", K: "king", A: "ace" },
+  2: _("dos"), 3: _("tres"), 4: _("cuatro"), 5: _("cinco"), 6: _("seis"), 7: _("siete"),
+  8: _("ocho"), 9: _("nueve"), 10: _("diez"), J: _("jota"), Q: _("reina"), K: _("rey"), A: _("as"),
 };
-const LANG = document.documentElement.lang === "en" ? "en" : "es";
+const FEMININE = new Set(["J", "Q"]); // «la jota», «la reina»; every other rank is «el»
 
 export function parse(code) {
   return { rank: code.slice(0, -1), suit: code.slice(-1) };
@@ -17,11 +16,18 @@ export function parse(code) {
 
 export function isJoker(code) { return code.startsWith("JK"); }
 
+/** «rey de picas» / "king of spades"; «comodín». */
 export function cardName(code) {
-  if (isJoker(code)) return LANG === "es" ? "comodín" : "joker";
+  if (isJoker(code)) return _("comodín");
   const { rank, suit } = parse(code);
-  const r = RANK_NAME[LANG][rank], s = SUIT_NAME[LANG][suit];
-  return LANG === "es" ? `${r} de ${s}` : `${r} of ${s}`;
+  return _("{rank} de {suit}", { rank: RANK_NAME[rank], suit: SUIT_NAME[suit] });
+}
+
+/** With its article, for a sentence: «el rey de picas», «la reina de picas», "the king of spades". */
+export function theCard(code) {
+  if (isJoker(code)) return _("el comodín");
+  const name = cardName(code);
+  return FEMININE.has(parse(code).rank) ? _("la {card}", { card: name }) : _("el {card}", { card: name });
 }
 
 export function cardText(code) {
@@ -55,7 +61,7 @@ export function cardEl(code, extra = "") {
   return el;
 }
 
-export function backEl(extra = "", label = LANG === "es" ? "carta boca abajo" : "face-down card") {
+export function backEl(extra = "", label = _("carta boca abajo")) {
   const el = document.createElement("div");
   el.className = `card back ${extra}`.trim();
   el.setAttribute("role", "img");
@@ -64,4 +70,4 @@ export function backEl(extra = "", label = LANG === "es" ? "carta boca abajo" : 
 }
 
 export const SUITS = SUIT;
-export function suitName(s) { return SUIT_NAME[LANG][s]; }
+export function suitName(s) { return SUIT_NAME[s]; }

@@ -1,10 +1,9 @@
-// La guerra's table: renders the views the server sends; sends "turn".
-import { GameSocket } from "./net.js";
-import { _, fmt, toast } from "./ui.js";
+// La guerra's table: draws the views the server sends; sends "turn". The table controller
+// (table.js) does the socket, names, the offline banner and the end dialog.
+import { Table } from "./table.js";
+import { _, fmt, ngettext } from "./ui.js";
 import { cardEl, backEl, cardText } from "./cards.js";
 
-
-const root = document.getElementById("guerra");
 const seatsEl = document.getElementById("seats");
 const messageEl = document.getElementById("message");
 const turnBtn = document.getElementById("turn");
@@ -12,8 +11,7 @@ const duelLabel = document.getElementById("duel-label");
 const warsLabel = document.getElementById("wars-label");
 const autoEl = document.getElementById("autoplay");
 const speedEl = document.getElementById("speed");
-const connEl = document.getElementById("conn");
-const endEl = document.getElementById("end");
+const logEl = document.getElementById("log");
 
 const REASONS = {
   all_cards: _("Se ha quedado con todas las cartas."),
@@ -22,34 +20,30 @@ const REASONS = {
   draw_war: _("Todos se quedaron sin cartas en la misma guerra, empatados."),
   loop: _("La partida se repite sin fin (orden fijo de las cartas ganadas)."),
 };
+const REASONS_YOU = {
+  all_cards: _("Te has quedado con todas las cartas."),
+  limit: _("Tienes más cartas al llegar al límite de {limit} duelos."),
+};
 
-let seats = [];
-let mySeat = null;
 let view = null;
-let waiting = false;     // a move of ours is on its way
+let mySeat = null;
 let autoTimer = null;
 let shown = new Set();   // cards already drawn on the table (to animate only new ones)
 let lastCounts = null;
 let logged = 0;          // the last duel number written to the log
-const logEl = document.getElementById("log");
 
 const saved = JSON.parse(localStorage.getItem("guerra.auto") || "{}");
 if (saved.speed) speedEl.value = saved.speed;
 
-function nameOf(seat) {
-  const s = seats[seat];
-  if (!s) return `#${seat + 1}`;
-  return s.you ? _("Tú") : s.name;
-}
-
-function cardsLabel(n) {
-  return n === 1 ? _("1 carta") : _("{n} cartas", { n });
-}
+const nameOf = (seat) => table.nameOf(seat);
+const cardsLabel = (n) => ngettext("{n} carta", "{n} cartas", n);
 
 // --- rendering -------------------------------------------------------------------
 
-function render(animate = true) {
-  if (!view) return;
+function render(t, change) {
+  view = t.view;
+  mySeat = t.mySeat;
+  const animate = change.animate && !(Number(speedEl.value) === 0 && autoEl.checked);
   const limit = view.limit;
   const n = Math.max(view.duel, 1);
   duelLabel.textContent = limit ? _("Duelo {n} de {limit}", { n: Math.min(n, limit), limit }) : _("Duelo {n}", { n });
@@ -58,14 +52,15 @@ function render(animate = true) {
   // which duel to show: the one in progress if anybody has placed, else the last one finished
   const inProgress = view.table.length && view.table.some((st) => Object.keys(st.placed).length);
   const steps = inProgress ? view.table : (view.last ? view.last.steps : []);
+  const values = inProgress ? view.values : (view.last ? view.last.values : []);
   const duelKey = inProgress ? `d${view.duel}` : (view.last ? `d${view.last.n}` : "none");
   const winner = !inProgress && view.last ? view.last.winner : null;
 
   // seats: the others on top, you at the bottom
-  const order = seats.map((s) => s.seat).filter((s) => s !== mySeat);
+  const order = t.seats.map((s) => s.seat).filter((s) => s !== mySeat);
   if (mySeat !== null) order.push(mySeat);
-  seatsEl.className = `seats n${seats.length}`;
-  seatsEl.replaceChildren(...order.map((seat) => seatRow(seat, steps, duelKey, winner, animate)));
+  seatsEl.className = `seats n${t.seats.length}`;
+  seatsEl.replaceChildren(...order.map((seat) => seatRow(seat, steps, values, duelKey, winner, animate)));
 
   // the message
   messageEl.textContent = describe(inProgress);
@@ -76,16 +71,16 @@ function render(animate = true) {
   turnBtn.textContent = atWar && mine ? _("¡A la guerra!") : _("Dar la vuelta");
   // never `disabled` while it is ours, so keyboard focus stays on the button between turns
   turnBtn.disabled = !!view.result || !view.legal;
-  turnBtn.setAttribute("aria-disabled", String(!mine || waiting || !!view.result));
-  root.classList.toggle("my-turn", !!mine && !view.result);
+  turnBtn.setAttribute("aria-disabled", String(!mine || t.waiting || !!view.result));
+  t.root.classList.toggle("my-turn", !!mine && !view.result);
   lastCounts = view.counts.slice();
 
   if (view.last && view.last.n > logged) addLog(view.last);
-  if (view.result) showEnd(); else endEl.hidden = true;
+  if (view.result) showEnd(); else table.hideEnd();
   scheduleAuto();
 }
 
-function seatRow(seat, steps, duelKey, winner, animate) {
+function seatRow(seat, steps, values, duelKey, winner, animate) {
   const row = document.createElement("div");
   const count = view.counts[seat];
   const out = view.out[seat];
@@ -138,7 +133,7 @@ function seatRow(seat, steps, duelKey, winner, animate) {
     if (view.config.sums && p.up.length) {
       const sum = document.createElement("span");
       sum.className = "tag sum";
-      sum.textContent = _("suma {n}", { n: sumOf(p.up) });
+      sum.textContent = _("suma {n}", { n: values[i][String(seat)] });
       group.appendChild(sum);
     }
     played.appendChild(group);
@@ -173,14 +168,6 @@ function fresh(key, animate) {
   return animate;
 }
 
-const VALUE = { J: 11, Q: 12, K: 13, A: 14 };
-function valueOf(code) {
-  const r = code.slice(0, -1);
-  if (r === "A" && view.config.ace_low) return 1;
-  return VALUE[r] || Number(r);
-}
-function sumOf(codes) { return codes.reduce((a, c) => a + valueOf(c), 0); }
-
 function describe(inProgress) {
   if (view.result) return "";
   const table = view.table;
@@ -200,41 +187,33 @@ function describe(inProgress) {
       text = fmt(key, { name: nameOf(last.winner), cards: last.cards, card: up });
       if (last.steps.length > 1) text = `${_("¡Guerra!")} ${text}`;
     }
-    if (view.carry) text += " " + _("{n} cartas en juego del duelo anterior", { n: view.carry });
+    if (view.carry) text += " " + ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
     return text;
   }
-  if (view.carry) return _("{n} cartas en juego del duelo anterior", { n: view.carry });
+  if (view.carry) return ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
   return view.legal && view.legal.length ? _("Te toca: da la vuelta a tu carta.") : _("Esperando…");
 }
 
 function showEnd() {
   const r = view.result;
-  const title = r.winner === null ? _("Empate") : (r.winner === mySeat ? _("¡Has ganado!") : _("Gana {name}", { name: nameOf(r.winner) }));
-  document.getElementById("end-title").textContent = title;
-  document.getElementById("end-reason").textContent = fmt(REASONS[r.reason] || "", { limit: view.limit });
-  document.getElementById("end-stats").textContent = _("{duels} duelos · {wars} guerras", { duels: r.duels, wars: r.wars });
-  const list = document.getElementById("end-counts");
-  list.replaceChildren(...r.counts.map((c, seat) => {
-    const li = document.createElement("li");
-    li.textContent = `${nameOf(seat)}: ${cardsLabel(c)}`;
-    if (seat === r.winner) li.className = "winner";
-    return li;
-  }));
-  const wasHidden = endEl.hidden;
-  endEl.hidden = false;
-  endEl.classList.toggle("won", r.winner === mySeat);
-  if (wasHidden) document.getElementById("again").focus();
+  const you = r.winner !== null && r.winner === mySeat;
+  const title = r.winner === null ? _("Empate") : (you ? _("¡Has ganado!") : _("Gana {name}", { name: nameOf(r.winner) }));
+  const reason = (you && REASONS_YOU[r.reason]) || REASONS[r.reason] || "";
+  table.showEnd({
+    title,
+    reason: fmt(reason, { limit: view.limit }),
+    stats: `${ngettext("{n} duelo", "{n} duelos", r.duels)} · ${ngettext("{n} guerra", "{n} guerras", r.wars)}`,
+    rows: r.counts.map((c, seat) => ({ text: `${nameOf(seat)}: ${cardsLabel(c)}`, winner: seat === r.winner })),
+    won: you,
+  });
   stopAuto();
 }
 
 // --- acting ----------------------------------------------------------------------
 
 function turn() {
-  if (!view || waiting || view.result || !(view.legal && view.legal.length)) return;
-  if (sock.move({ type: "turn" })) {
-    waiting = true;
-    turnBtn.setAttribute("aria-disabled", "true");
-  }
+  if (!view || view.result || !(view.legal && view.legal.length)) return;
+  if (table.move({ type: "turn" })) turnBtn.setAttribute("aria-disabled", "true");
 }
 
 function stopAuto() {
@@ -244,7 +223,7 @@ function stopAuto() {
 
 function scheduleAuto() {
   stopAuto();
-  if (!autoEl.checked || !view || view.result || waiting) return;
+  if (!autoEl.checked || !view || view.result || table.waiting) return;
   if (!(view.legal && view.legal.length)) return;
   autoTimer = setTimeout(turn, Number(speedEl.value));
 }
@@ -260,32 +239,4 @@ autoEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JS
 speedEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JSON.stringify({ speed: speedEl.value })); scheduleAuto(); });
 
 
-const sock = new GameSocket(root.dataset.game, {
-  message(msg) {
-    connEl.hidden = true;
-    if (msg.type === "joined") {
-      seats = msg.seats;
-      mySeat = msg.seat;
-      view = msg.view;
-      waiting = false;
-      render(false);
-    } else if (msg.type === "update" || msg.type === "sync") {
-      view = msg.view;
-      if (msg.type === "sync" || msg.seat === mySeat) waiting = false;
-      const instant = Number(speedEl.value) === 0 && autoEl.checked;
-      render(!instant);
-    } else if (msg.type === "error") {
-      waiting = false;
-      if (msg.sync) view = msg.sync.view;
-      if (msg.code !== "stale_version") toast(msg.message);
-      render(false);
-    }
-  },
-  offline() {
-    connEl.textContent = _("Sin conexión. Reconectando…");
-    connEl.hidden = false;
-    waiting = false;
-    stopAuto();
-  },
-});
-window.__tapete = { get view() { return view; }, get version() { return sock.version; } };
+const table = new Table({ render, offline: stopAuto });
