@@ -10,7 +10,8 @@ from typing import Any
 
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
-from tapete.rooms.room import Room, Settings
+from tapete.rooms.inbox import Settings
+from tapete.rooms.room import Room
 from tapete.store import GameRecord, Store
 
 log = logging.getLogger(__name__)

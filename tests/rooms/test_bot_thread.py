@@ -42,7 +42,7 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
     room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
-    room._schedule_bots()
+    room.bots.schedule()
 
     ticks = 0
     start = time.monotonic()
@@ -75,7 +75,7 @@ async def test_a_decision_for_a_closed_room_is_dropped(
     room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     before = onecard.dump(room.state)
-    room._schedule_bots()
+    room.bots.schedule()
     await asyncio.sleep(0.05)  # the bot is thinking
     await room.close()
     await asyncio.sleep(0.3)
@@ -96,7 +96,7 @@ async def test_a_bot_that_fails_still_plays_its_first_legal_move(
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
     room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
-    room._schedule_bots()
+    room.bots.schedule()
     await room.settled()
     # its first legal move (the 2D) went down, and the failure is in the log
     first = onecard.legal_moves(onecard.load(POSITION), 1)[0].to_json()

@@ -182,7 +182,7 @@ async def test_nothing_to_do_is_not_asked_again_until_the_table_moves(
     room = await open_at(store, TWO_CARDS, settings)
     await asyncio.sleep(0.3)  # fifteen watchdog rounds while the player thinks
     assert asked == [0]  # asked once on version 0: it answered nothing, and is left alone
-    assert not room._pending_bots and not room._deciding
+    assert not room.bots.pending and not room.bots.deciding
     assert await room.submit(G0, 0, {"type": "play", "card": "5H"}) is None
     await room.settled()
     assert asked[1] == 1 and room.history[1].seat == 1  # the table moved: asked, and played
@@ -206,10 +206,10 @@ async def test_the_watchdog_repairs_a_table_nobody_asks(
     interval = 0.1
     room = await open_at(store, BOT_TO_PLAY, Settings(bot_pace=0, watchdog_seconds=interval))
     # break the bookkeeping on purpose: the bot's decision, asked on opening, is lost...
-    assert room._pending_bots == {1: 0}
-    room._deciding.pop(1).cancel()
+    assert room.bots.pending == {1: 0}
+    room.bots.deciding.pop(1).cancel()
     if broken == "no_record":  # ...and forgotten as well
-        room._pending_bots.clear()
+        room.bots.pending.clear()
     await asyncio.sleep(interval / 2)
     assert room.version == 0  # nothing moves by itself
     await asyncio.sleep(interval * 2)

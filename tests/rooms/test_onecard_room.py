@@ -20,7 +20,7 @@ async def open_room(
     record = await store.create_game("onecard", {"players": len(seats)}, 1, seats, G0)
     room = await Room.open(record, store, settings)
     room.state = onecard.load(position)
-    room._sync_clocks()
+    room.clocks.sync()
     inbox: dict[int, list[dict[str, Any]]] = {}
     for seat, info in enumerate(seats):
         if info["kind"] == "human":
@@ -93,7 +93,7 @@ async def test_after_three_timeouts_a_bot_plays_the_seat(store: Store) -> None:
         "timeouts": [3, 0],
     }
     room, inbox = await open_room(store, pos, Settings(bot_pace=0, clocks={"turn": 30}), seats)
-    room._schedule_bots()
+    room.bots.schedule()
     await asyncio.sleep(0.3)
     seats_moved = [m["seat"] for m in inbox[0] if m["type"] == "update"]
     assert 0 in seats_moved  # the stand-in played seat 0 without waiting for its clock

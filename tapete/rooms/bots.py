@@ -1,0 +1,246 @@
+"""Who plays a room's bot seats: asking each bot when it must act, off the event loop, and
+keeping no seat waiting — the question of who must be asked is derived again after every
+change, and a watchdog repairs a table where someone must act and nobody is deciding.
+
+A seat is a bot's if the record says so, or while a bot stands in for a player who let
+their clock run out ``takeover_after`` times in a row (until they act again)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from tapete.games.protocol import IllegalMove
+from tapete.rooms.inbox import BotTurn, Message, error
+
+if TYPE_CHECKING:
+    from tapete.rooms.room import Room
+
+log = logging.getLogger(__name__)
+
+
+class BotDriver:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.pending: dict[int, int] = {}
+        """Seat → the version its decision in flight was asked on (thinking, waiting out its
+        delay, or queued), until the room handles the answer."""
+        self.deciding: dict[int, asyncio.Task[None]] = {}
+        """Seat → the task computing that decision (and waiting out its delay)."""
+        self.passed: dict[int, int] = {}
+        """Seat → the version on which the bot answered that it has nothing to do: it is not
+        asked again until the version changes."""
+        self.standins: set[int] = set()
+        self._watchdog: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._watchdog = asyncio.create_task(self._watch(), name=f"room-{self.room.id}-watchdog")
+        self.schedule()
+
+    async def stop(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+            self._watchdog = None
+        for task in list(self.deciding.values()):
+            task.cancel()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.pending)
+
+    def back(self, seat: int) -> None:
+        """The player of ``seat`` acted: no bot stands in for them any more."""
+        self.standins.discard(seat)
+
+    # who plays
+
+    def seats(self) -> list[int]:
+        """Bot seats, and human seats a bot stands in for: after ``takeover_after`` timeouts in
+        a row, until that player sends a move of their own."""
+        room = self.room
+        bots = room.entry.bots
+        if bots is None:
+            return []
+        out = [i for i, s in enumerate(room.record.seats) if s.get("kind") == "bot"]
+        if room.spec.timeouts is not None and bots.standin is not None:
+            limit = room.settings.takeover_after
+            timeouts = room.spec.timeouts(room.state)
+            self.standins.update(i for i, n in enumerate(timeouts) if n >= limit)
+        return out + sorted(self.standins - set(out))
+
+    def level(self, seat: int) -> str:
+        """The level a bot seat plays at: its own, or the stand-in level for a human's."""
+        bots = self.room.entry.bots
+        assert bots is not None
+        s = self.room.record.seats[seat]
+        if s.get("kind") == "bot":
+            return str(s.get("level") or bots.default)
+        return bots.standin or bots.default
+
+    def to_ask(self) -> list[int]:
+        """Who must be asked now: the bot (or stood-in) seats among the game's actors with no
+        decision in flight for the current version, that have not already answered on it
+        that they have nothing to do."""
+        room = self.room
+        if room.finished:
+            return []
+        actors = set(room.game.actors(room.state))
+        bots = self.seats()
+        humans = set(range(len(room.record.seats))) - set(bots)
+        if room.spec.bots_follow and actors & humans:
+            return []  # e.g. La guerra: the computer turns after the player, "a la vez"
+        return [
+            seat
+            for seat in bots
+            if seat in actors
+            and self.pending.get(seat) != room.version
+            and self.passed.get(seat) != room.version
+        ]
+
+    def schedule(self) -> None:
+        """Re-evaluate, after every change, who must be asked: a decision asked on an older
+        version was computed on a stale view and is dropped; every seat that must act now is
+        asked on the current version."""
+        for seat, version in list(self.pending.items()):
+            if version != self.room.version:
+                self.forget(seat)
+        for seat in self.to_ask():
+            self.ask(seat)
+
+    def forget(self, seat: int) -> None:
+        """Drop the seat's decision in flight: its answer, if it comes, is discarded."""
+        self.pending.pop(seat, None)
+        task = self.deciding.pop(seat, None)
+        if task is not None:
+            task.cancel()
+
+    def ask(self, seat: int) -> None:
+        room = self.room
+        self.forget(seat)
+        level = self.level(seat)
+        view = room.game.view(room.state, seat)
+        self.pending[seat] = room.version
+        task = asyncio.create_task(self._decide(seat, view, level, room.version))
+        self.deciding[seat] = task
+
+        def done(task: asyncio.Task[None]) -> None:
+            if self.deciding.get(seat) is task:
+                del self.deciding[seat]
+
+        task.add_done_callback(done)
+
+    async def _decide(self, seat: int, view: Message, level: str, version: int) -> None:
+        """A bot's decision, computed off the event loop (an expert's search must not hold
+        up the other rooms), then queued after the delay the bot asks for, less the time
+        it took to decide. Every answer is queued, even "nothing now", so the room handles
+        it in order and re-evaluates who must be asked."""
+        room = self.room
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        assert room.entry.bots is not None
+        try:
+            decision = await asyncio.to_thread(room.entry.bots.choose, view, level)
+        except Exception:  # a bot must never stall its table: its first legal move is played
+            log.exception("room %s: bot decision failed for seat %d", room.id, seat)
+            room.queue.put_nowait(BotTurn(seat, version, None, failed=True))
+            return
+        if decision is None:
+            room.queue.put_nowait(BotTurn(seat, version, None))
+            return
+        move, wanted = decision
+        delay = wanted * room.settings.bot_pace + room.settings.bot_delay
+        delay -= loop.time() - start
+        if delay > 0:
+            await asyncio.sleep(delay)
+        room.queue.put_nowait(BotTurn(seat, version, move))
+
+    async def turn(self, turn: BotTurn) -> None:
+        """Apply a bot's answer if it still stands: it must be the seat's decision in flight,
+        and the version it was asked on must be the current one (a decision computed on a
+        stale view is dropped; :meth:`schedule` asks again if the seat must still act). It is
+        tried as it is (a Rummy play is a whole table, not one of ``legal_moves``)."""
+        room = self.room
+        if self.pending.get(turn.seat) != turn.version:
+            return  # superseded: a fresh decision was asked, or none is wanted
+        del self.pending[turn.seat]
+        if (
+            turn.version != room.version
+            or room.finished
+            or turn.seat not in room.game.actors(room.state)
+        ):
+            return
+        if turn.move is None and not turn.failed:
+            self.passed[turn.seat] = turn.version  # nothing to do until the table moves
+            return
+        if turn.move is not None:
+            try:
+                await room.commit(turn.seat, room.spec.parse_move(turn.move))
+                return
+            except IllegalMove as exc:
+                log.warning("room %s: bot move refused (%s): %r", room.id, exc.code, turn.move)
+        # a bot must never stall its table: its first legal move instead
+        fallback = room.game.legal_moves(room.state, turn.seat)
+        if fallback:
+            await room.commit(turn.seat, fallback[0])
+        else:  # nothing it could play: not asked again on this version (no spinning)
+            self.passed[turn.seat] = turn.version
+
+    # the watchdog
+
+    async def _watch(self) -> None:
+        """Every ``watchdog_seconds``, check that no bot seat that must act is left unasked."""
+        while True:
+            await asyncio.sleep(max(self.room.settings.watchdog_seconds, 0.01))  # never busy
+            try:
+                self.check()
+            except Exception:  # never let the watchdog die
+                log.exception("room %s: the bot watchdog failed", self.room.id)
+
+    def check(self) -> list[int]:
+        """Find the bot seats that must act on the current version with nobody deciding for
+        them, warn, and ask them. Returns those seats.
+
+        Checked only while the room is idle (nothing queued, nothing being handled): then a
+        decision in flight is a live task, asked on the current version; a busy room
+        re-evaluates after every message anyway."""
+        room = self.room
+        if room.finished or not room.idle.is_set() or not room.queue.empty():
+            return []
+        stuck = self.to_ask()  # must act, and nothing asked on this version
+        for seat, version in self.pending.items():
+            task = self.deciding.get(seat)
+            if version == room.version and (task is None or task.done()):
+                stuck.append(seat)  # recorded as asked, but nobody is deciding
+        for seat in stuck:
+            log.warning(
+                "room %s: bot seat %d must act on version %d and nobody is deciding for it;"
+                " asking it",
+                room.id,
+                seat,
+                room.version,
+            )
+            self.ask(seat)
+        return stuck
+
+    # hints
+
+    async def hint(self, guest: str | None, lang: str = "es") -> Message:
+        """The move the game's hint level would make for this player now (Rummy's expert),
+        computed off the loop; the page shows it, nothing is played."""
+        room = self.room
+        seat = room.seat_of(guest)
+        if seat is None:
+            return error("spectator", lang)
+        bots = room.entry.bots
+        if bots is None or bots.hint is None:
+            return error("unknown_type", lang, type="hint")
+        if seat not in room.game.actors(room.state):
+            return error("not_your_turn", lang)
+        view = room.game.view(room.state, seat)
+        decision = await asyncio.to_thread(bots.choose, view, bots.hint)
+        move = decision[0] if decision is not None else None
+        return {"type": "hint", "version": room.version, "move": move}

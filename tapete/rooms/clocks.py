@@ -1,0 +1,75 @@
+"""A room's deadlines: the clocks its game asks for now, each running for the seconds the
+game declares (or the room's settings say), firing into the room's queue."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from tapete.rooms.inbox import ClockFire, Message
+
+if TYPE_CHECKING:
+    from tapete.rooms.room import Room
+
+log = logging.getLogger(__name__)
+
+Key = tuple[str, int, Any]
+
+
+class Clocks:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.running: dict[Key, tuple[asyncio.TimerHandle, float]] = {}
+
+    def seconds(self, kind: str) -> float | None:
+        """How long a clock of ``kind`` runs here: the room's setting, else the game's
+        practice default; None: it does not run (a kind the game never declared neither)."""
+        declared = self.room.spec.clocks.get(kind)
+        if declared is None:
+            log.warning("room %s: clock kind %r is not declared by its game", self.room.id, kind)
+            return None
+        if kind in self.room.settings.clocks:
+            return self.room.settings.clocks[kind]
+        return declared.practice
+
+    def wanted(self) -> set[Key]:
+        room = self.room
+        if room.finished:
+            return set()
+        return {
+            (kind, seat, instance)
+            for kind, seat, instance in room.game.clocks(room.state)
+            if self.seconds(kind) is not None
+        }
+
+    def sync(self) -> None:
+        """Start the clocks the game asks for now; stop those it no longer does."""
+        wanted = self.wanted()
+        for key in list(self.running):
+            if key not in wanted:
+                self.running.pop(key)[0].cancel()
+        loop = asyncio.get_running_loop()
+        for key in wanted - set(self.running):
+            seconds = self.seconds(key[0]) or 0.0
+            handle = loop.call_later(seconds, self.room.queue.put_nowait, ClockFire(key))
+            self.running[key] = (handle, loop.time() + seconds)
+
+    def fired(self, fire: ClockFire) -> Key | None:
+        """The clock that ran out, if it still stands (nothing moved it on meanwhile)."""
+        if self.running.pop(fire.key, None) is None or fire.key not in self.wanted():
+            return None
+        return fire.key
+
+    def json(self) -> list[Message]:
+        """The running clocks, with the milliseconds left, for the page's countdowns."""
+        now = asyncio.get_running_loop().time()
+        return [
+            {"kind": kind, "seat": seat, "ms": max(0, int((deadline - now) * 1000))}
+            for (kind, seat, _), (_, deadline) in self.running.items()
+        ]
+
+    def stop(self) -> None:
+        for handle, _ in self.running.values():
+            handle.cancel()
+        self.running.clear()

@@ -1,0 +1,74 @@
+"""What a room is told, one item at a time on its queue, and how it is set to run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tapete.i18n.errors import describe
+
+Message = dict[str, Any]
+Send = Callable[[Message], None]
+"""Queue a message for one connection; never blocks the room."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a room runs: bots' pace, clocks. Tests freeze or hurry bots with these."""
+
+    bot_pace: float = 1.0
+    """Multiplies the delay each bot asks for (0: bots act at once)."""
+    bot_delay: float = 0.0
+    """Added to every bot decision."""
+    clocks: Mapping[str, float | None] = field(default_factory=dict)
+    """Seconds for a kind of clock, over the game's practice default (``GameSpec.clocks``);
+    None stops that kind. ``{"turn": 30}`` puts a turn clock on every game that has one."""
+    takeover_after: int = 3
+    """Timeouts in a row after which a bot plays an absent player's seat."""
+    test_api: bool = False
+    """Let the JSON API start games from a seed or a position (browser tests only)."""
+    watchdog_seconds: float = 5.0
+    """How often a room checks that every bot seat that must act is being asked."""
+
+
+@dataclass(slots=True)
+class Submit:
+    """A player's move, for the gate."""
+
+    guest: str | None
+    version: Any
+    move: Any
+    future: asyncio.Future[Message | None] = field(repr=False)
+    lang: str = "es"
+
+
+@dataclass(slots=True)
+class BotTurn:
+    """A bot's answer."""
+
+    seat: int
+    version: int
+    """The version the bot was asked on: its decision stands for that version only."""
+    move: Message | None
+    """None: nothing to do now (or, with ``failed``, the bot failed to decide)."""
+    failed: bool = False
+    """The bot raised: it plays its first legal move instead."""
+
+
+@dataclass(slots=True)
+class ClockFire:
+    """A deadline ran out."""
+
+    key: tuple[str, int, Any]
+
+
+STOP = object()
+"""Tells the room's task to end."""
+
+
+def error(code: str, lang: str = "es", message: str | None = None, **params: Any) -> Message:
+    """An error message for the socket: a stable code and a sentence for the player."""
+    words = message if message is not None else describe(code, lang, **params)
+    return {"type": "error", "code": code, "message": words}

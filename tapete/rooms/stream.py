@@ -1,0 +1,86 @@
+"""The versioned event stream of a room: who is listening, the recent moves, and what each
+listener is sent — its own view, and the events with what it may not see cut out."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tapete.rooms.inbox import Message, Send
+
+HISTORY = 512
+"""How many past moves a room keeps to replay to a client that reconnects."""
+
+
+@dataclass(slots=True)
+class Subscriber:
+    seat: int | None
+    send: Send
+    lang: str = "es"
+
+
+@dataclass(slots=True)
+class Logged:
+    version: int
+    seat: int
+    move: Message
+    events: list[Message]
+
+
+def redact(event: Message, seat: int | None) -> Message:
+    """Events are public but for ``secret`` (e.g. the cards a player drew): only the event's
+    own seat receives it."""
+    if "secret" in event and event.get("seat") != seat:
+        return {k: v for k, v in event.items() if k != "secret"}
+    return event
+
+
+class Stream:
+    def __init__(self) -> None:
+        self.history: deque[Logged] = deque(maxlen=HISTORY)
+        self.subscribers: dict[int, Subscriber] = {}
+        self._ids = itertools.count(1)
+
+    def add(self, seat: int | None, send: Send, lang: str) -> int:
+        conn = next(self._ids)
+        self.subscribers[conn] = Subscriber(seat=seat, send=send, lang=lang)
+        return conn
+
+    def remove(self, conn: int) -> None:
+        self.subscribers.pop(conn, None)
+
+    def update(self, logged: Logged, seat: int | None) -> Message:
+        return {
+            "type": "update",
+            "version": logged.version,
+            "seat": logged.seat,
+            "move": logged.move,
+            "events": [redact(e, seat) for e in logged.events],
+        }
+
+    def missed(self, since: int | None, version: int, seat: int | None) -> list[Message] | None:
+        """The updates after ``since`` for a client that reconnects, if they are all still in
+        memory; None: the view alone resyncs it."""
+        if not isinstance(since, int) or not 0 <= since <= version:
+            return None
+        first = version - len(self.history) + 1
+        if since + 1 < first:
+            return None
+        return [self.update(x, seat) for x in self.history if x.version > since]
+
+    def publish(
+        self, logged: Logged, view: Callable[[int | None], Message], clocks: list[Message]
+    ) -> None:
+        """Send every subscriber the move, its own view and the clocks; a subscriber whose
+        send fails is dropped."""
+        self.history.append(logged)
+        for conn, sub in list(self.subscribers.items()):
+            try:
+                message = self.update(logged, sub.seat)
+                message["view"] = view(sub.seat)
+                message["clocks"] = clocks
+                sub.send(message)
+            except Exception:
+                self.subscribers.pop(conn, None)
