@@ -61,7 +61,9 @@ def test_a_missing_page_says_so_in_english(english: Page, server_url: str) -> No
     expect(english.get_by_role("link", name="Back to the hall")).to_be_visible()
 
 
-def test_no_keyboard_hints_on_a_touch_phone(phone: Page, server_url: str, screenshots: Path) -> None:
+def test_no_keyboard_hints_on_a_touch_phone(
+    phone: Page, server_url: str, screenshots: Path
+) -> None:
     phone.goto(server_url + "/guerra")
     phone.get_by_role("button", name="Empezar partida").click()
     expect(phone.locator("#turn")).to_be_visible()
