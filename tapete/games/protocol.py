@@ -88,13 +88,13 @@ def _path(err: msgspec.ValidationError) -> str:
     return text.split(":", 1)[0].strip() if ":" in text else text.strip()
 
 
-def _lists(value: Any) -> Any:
-    """Tuples as lists, as JSON has them (``msgspec.to_builtins`` keeps tuples)."""
-    if isinstance(value, tuple | list):
-        return [_lists(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    return value
+_ENCODER = msgspec.json.Encoder(enc_hook=_enc_hook)
+
+
+def _builtins(value: Any) -> Any:
+    """``value`` as JSON has it (tuples as lists, which ``msgspec.to_builtins`` keeps): a trip
+    through msgspec's encoder, faster than walking it in Python."""
+    return msgspec.json.decode(_ENCODER.encode(value))
 
 
 class Codec(Generic[T]):
@@ -149,7 +149,7 @@ class Codec(Generic[T]):
             raise IllegalMove("bad_json") from None
 
     def encode(self, value: Any) -> JSON:
-        out = _lists(msgspec.to_builtins(value, enc_hook=_enc_hook))
+        out = _builtins(value)
         assert isinstance(out, dict)
         return out
 
@@ -180,7 +180,7 @@ class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
     """
 
     def to_json(self) -> JSON:
-        out = msgspec.to_builtins(self, enc_hook=_enc_hook)
+        out = _builtins(self)
         assert isinstance(out, dict)
         return out
 
