@@ -7,8 +7,10 @@ odds panel of the game.
 >>> first = examples()[0]
 >>> first["key"], first["total"], [(a["answer"], a["count"]) for a in first["answers"]]
 ('inicio-6', 51, [('mayor', 32), ('menor', 16), ('tie', 3)])
->>> first["answers"][0]["fraction"], first["answers"][0]["percent_text"]
-('32/51', '62,7\\xa0%')
+>>> first["answers"][0]["fraction"], round(first["answers"][0]["share"], 4)
+('32/51', 0.6275)
+
+The numbers are numbers: the page formats them in its reader's language (``|percent``).
 """
 
 from __future__ import annotations
@@ -31,11 +33,6 @@ EXAMPLES: Final = (
 """The worked examples of the guide, in the order the page shows them."""
 
 
-def _percent(value: Fraction) -> str:
-    """A Spanish percentage with one decimal: ``62,7 %`` (with a no-break space)."""
-    return f"{float(value) * 100:.1f}".replace(".", ",") + "\u00a0%"
-
-
 def _example(key: str, q: str, on_route: str, removed: str) -> dict[str, Any]:
     cards = parse_cards(on_route)
     gone = parse_cards(removed)
@@ -53,7 +50,7 @@ def _example(key: str, q: str, on_route: str, removed: str) -> dict[str, Any]:
                 "fraction": o["fraction"],
                 "reduced": o["count"] > 0 and o["fraction"] != raw,
                 "percent": o["percent"],
-                "percent_text": _percent(Fraction(o["fraction"])),
+                "share": float(Fraction(o["fraction"])),
             }
         )
     most = max(a["count"] for a in answers if a["answer"] != "tie")
@@ -75,5 +72,7 @@ def _example(key: str, q: str, on_route: str, removed: str) -> dict[str, Any]:
 def examples() -> list[dict[str, Any]]:
     """The guide's worked examples: for each, the cards in sight, how many remain, and for
     every answer its count, its fraction (over the cards left, and reduced as the game shows
-    it) and its percentage, Spanish style; ``best`` lists the answers with most cards."""
+    it), its chance as a number from 0 to 1 (``share``, for the page's ``|percent``) and as
+    the odds panel's rounded percentage (``percent``, the width of its bar); ``best`` lists
+    the answers with most cards."""
     return [_example(*example) for example in EXAMPLES]
