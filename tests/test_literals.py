@@ -8,6 +8,7 @@ What is allowed to stay as it is: markup, symbols, numbers, and the few words li
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -106,7 +107,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
         for field in ("body",):
             stmts = getattr(node, field, None)
             if isinstance(stmts, list):
-                for a, b in zip(stmts, stmts[1:], strict=False):
+                for a, b in itertools.pairwise(stmts):
                     if (
                         isinstance(a, ast.Assign | ast.AnnAssign)
                         and isinstance(b, ast.Expr)
@@ -120,11 +121,11 @@ def _marked(tree: ast.AST) -> set[int]:
     """Strings given to the catalog's markers (N_, _, ngettext…)."""
     ids = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("N_", "_", "gettext", "ngettext", "pgettext"):
-                for arg in node.args:
-                    for sub in ast.walk(arg):
-                        ids.add(id(sub))
+        marker = isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        if marker and node.func.id in ("N_", "_", "gettext", "ngettext", "pgettext"):  # type: ignore[attr-defined]
+            for arg in node.args:  # type: ignore[attr-defined]
+                for sub in ast.walk(arg):
+                    ids.add(id(sub))
     return ids
 
 

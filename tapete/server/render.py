@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from babel.support import Translations
-from jinja2 import pass_context
-from jinja2.runtime import Context
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
@@ -25,6 +23,9 @@ from tapete.server.guests import LANG_COOKIE, cookies_of
 
 HERE = Path(__file__).parent
 _current: contextvars.ContextVar[Translations] = contextvars.ContextVar("translations")
+_lang: contextvars.ContextVar[str] = contextvars.ContextVar("lang", default="es")
+"""The language of the page being rendered (so a macro imported without context formats
+numbers right too)."""
 
 
 def _tr() -> Translations:
@@ -41,14 +42,12 @@ def lang_of(request: Request | WebSocket) -> str:
     return accept_language(request.headers.get("accept-language")) or "es"
 
 
-@pass_context
-def _percent(context: Context, value: float, digits: int = 1) -> str:
-    return percent(value, str(context.get("lang", "es")), digits)
+def _percent(value: float, digits: int = 1) -> str:
+    return percent(value, _lang.get(), digits)
 
 
-@pass_context
-def _number(context: Context, value: float) -> str:
-    return number(value, str(context.get("lang", "es")))
+def _number(value: float) -> str:
+    return number(value, _lang.get())
 
 
 class Renderer:
@@ -80,6 +79,7 @@ class Renderer:
     ) -> Response:
         lang = lang_of(request)
         token = _current.set(translations(lang, domain))
+        lang_token = _lang.set(lang)
         try:
             response = self.templates.TemplateResponse(
                 request,
@@ -89,6 +89,7 @@ class Renderer:
             )
         finally:
             _current.reset(token)
+            _lang.reset(lang_token)
         if request.query_params.get("lang") in ("es", "en"):
             response.set_cookie(LANG_COOKIE, lang, max_age=400 * 24 * 3600, samesite="lax")
         response.headers.setdefault("content-language", lang)

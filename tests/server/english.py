@@ -7,13 +7,87 @@ import re
 from html.parser import HTMLParser
 
 SPANISH_WORDS = frozenset(
-    "el la los las de del que y en un una unos unas con por para es son se su sus tu tus te "
-    "al lo más pero como hay si también muy este esta estos estas ese esa cada otro otra "
-    "cuando donde quien puede pueden tiene tienes hace sin sobre entre hasta desde "
-    "carta cartas ficha fichas jugador jugadores partida juego juegos mano manos turno "
-    "reglas robar gana ganas pierde mesa mazo palo".split()
+    {
+        "el",
+        "la",
+        "los",
+        "las",
+        "de",
+        "del",
+        "que",
+        "y",
+        "en",
+        "un",
+        "una",
+        "unos",
+        "unas",
+        "con",
+        "por",
+        "para",
+        "es",
+        "son",
+        "se",
+        "su",
+        "sus",
+        "tu",
+        "tus",
+        "te",
+        "al",
+        "lo",
+        "más",
+        "pero",
+        "como",
+        "hay",
+        "si",
+        "también",
+        "muy",
+        "este",
+        "esta",
+        "estos",
+        "estas",
+        "ese",
+        "esa",
+        "cada",
+        "otro",
+        "otra",
+        "cuando",
+        "donde",
+        "quien",
+        "puede",
+        "pueden",
+        "tiene",
+        "tienes",
+        "hace",
+        "sin",
+        "sobre",
+        "entre",
+        "hasta",
+        "desde",
+        "carta",
+        "cartas",
+        "ficha",
+        "fichas",
+        "jugador",
+        "jugadores",
+        "partida",
+        "juego",
+        "juegos",
+        "mano",
+        "manos",
+        "turno",
+        "reglas",
+        "robar",
+        "gana",
+        "ganas",
+        "pierde",
+        "mesa",
+        "mazo",
+        "palo",
+    }
 )
 SPANISH_LETTERS = re.compile(r"[ñáéíóúü¿¡]", re.IGNORECASE)
+SPANISH_NUMBER = re.compile(r"\d,\d+\s?%")
+"""A decimal comma before a percent sign: «62,7 %» on an English page."""
 KEEP = ("El Peaje", "Español", "Sofía", "Lucía", "PEAJE")
 """Spanish that an English page keeps: the game's brand, the language link, bots' names."""
 LABELS = ("aria-label", "title", "placeholder", "alt")
@@ -56,7 +130,7 @@ def spanish(line: str) -> bool:
     commonest words)."""
     for keep in KEEP:
         line = line.replace(keep, "")
-    if SPANISH_LETTERS.search(line):
+    if SPANISH_LETTERS.search(line) or SPANISH_NUMBER.search(line):
         return True
     words = re.findall(r"[a-záéíóúñü]+", line.lower())
     return sum(w in SPANISH_WORDS for w in words) >= 2

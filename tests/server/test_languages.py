@@ -4,8 +4,6 @@ visit follows the browser's Accept-Language; the choice is remembered."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from starlette.testclient import TestClient
 
@@ -17,7 +15,10 @@ PAGES = ["/", "/reglas", "/no-existe"]
 for _key, _found in REGISTRY.items():
     PAGES += [f"/{_key}", f"/reglas/{_key}"]
     if _found.game.guide is not None:
-        PAGES += [f"/{_key}/guia/{p}" if p != "index" else f"/{_key}/guia" for p in _found.game.guide.pages]
+        PAGES += [
+            f"/{_key}/guia/{p}" if p != "index" else f"/{_key}/guia"
+            for p in _found.game.guide.pages
+        ]
 TABLES = list(REGISTRY)
 
 
@@ -27,6 +28,7 @@ def test_the_detector_tells_spanish_from_english() -> None:
     assert not spanish("You have a game in progress.")
     assert not spanish("Rules of El Peaje")
     assert not spanish("Sofía plays the 7 of hearts")
+    assert spanish("higher: 62,7 %") and not spanish("higher: 62.7%")
 
 
 @pytest.mark.parametrize("url", PAGES)
@@ -72,5 +74,3 @@ def test_the_choice_is_remembered_over_the_browser(client: TestClient) -> None:
     client.get("/", params={"lang": "es"})
     back = client.get("/reglas", headers={"accept-language": "en"})
     assert '<html lang="es">' in back.text
-
-
