@@ -25,7 +25,7 @@ from tapete.games import peaje
 
 VARIANTS = {"solitario": (1, 1), "dos": (2, 2), "rapidos": (2, 4), "cooperativo": (2, 8),
             "patata": (2, 12)}  # fmt: skip
-NEW_VIEW_KEYS: frozenset[str] = frozenset({"misses_left"})
+NEW_VIEW_KEYS: frozenset[str] = frozenset({"playing", "misses_left"})
 """Keys added to the view since the first recorded fingerprint (left out of its hash)."""
 
 
