@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, cast
 
 import msgspec
 import msgspec.inspect
@@ -78,6 +78,8 @@ TOLL_SUGGESTIONS: Final = (
 )
 """Safe tolls the setup page offers (message ids: shown in the player's language); the
 first is the default. Never alcohol."""
+TOLL_LENGTH: Final = 80
+"""The longest toll text."""
 
 
 Variant = Literal["solitario", "dos", "rapidos", "cooperativo", "patata"]
@@ -97,7 +99,7 @@ ROUTE_SIZES: Final = {
 class Config(Options, frozen=True):
     variant: Annotated[
         Variant,
-        Meta(title=N_("Variante"), extra={"players": VARIANTS}),
+        Meta(title=N_("Variante"), extra={"players": VARIANTS, "misses": COOP_MISSES}),
     ] = "solitario"
     difficulty: Annotated[
         Difficulty,
@@ -110,8 +112,8 @@ class Config(Options, frozen=True):
         Meta(
             title=N_("El peaje"),
             min_length=1,
-            max_length=80,
-            extra={"suggestions": TOLL_SUGGESTIONS},
+            max_length=TOLL_LENGTH,
+            extra={"suggestions": TOLL_SUGGESTIONS, "max_length": TOLL_LENGTH},
         ),
     ] = TOLL_SUGGESTIONS[0]
     style: Annotated[Style, Meta(title=N_("Estilo de cartas"))] = "clasico"
@@ -248,13 +250,13 @@ class State:
     rng: Rng
     current: int = 0
     """The player whose turn it is (an index into config.players)."""
-    phase: Phase = "answer"
+    phase: str = "answer"
     """answer | mark (dos jugadores) | miss (confirm it) | toll (confirm it) | over"""
     last: JSON | None = None
     """The last reveal: the card, the question, the answer, hit or miss."""
     toll: JSON | None = None
     """The toll to confirm: its direction and, in La patata, who pays."""
-    after_toll: After = "answer"
+    after_toll: str = "answer"
     turns: int = 0
     result: JSON | None = None
 
@@ -648,8 +650,9 @@ class Position(msgspec.Struct, kw_only=True):
     def of(cls, state: State) -> Position:
         return cls(
             config=state.config, routes=[RoutePosition.of(r) for r in state.routes],
-            current=state.current, phase=state.phase, last=state.last, toll=state.toll,
-            after_toll=state.after_toll, turns=state.turns, rng=state.rng.state,
+            current=state.current, phase=cast(Phase, state.phase), last=state.last,
+            toll=state.toll, after_toll=cast(After, state.after_toll), turns=state.turns,
+            rng=state.rng.state,
             result=state.result,
         )  # fmt: skip
 

@@ -1063,12 +1063,13 @@ def test_dump_load_round_trip() -> None:
 
 def test_load_refuses_what_is_not_a_position() -> None:
     """A position that does not read is refused with a code and the field, not a crash."""
-    for data, where in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"routes": [{"cards": "6X"}]}, "routes[0].cards"),
         ({"deck": "10C", "cards": ["6H"], "phase": "dance"}, "phase"),
         ({"routes": [{"deck": "10C"}]}, "routes[0]"),  # its cards are missing
         ({"deck": "10C", "cards": ["6H"], "rng": "x"}, "rng"),
-    ]:
+    ]
+    for data, where in cases:
         with pytest.raises(IllegalMove) as info:
             peaje.load(data)
         assert info.value.code == "bad_position"
@@ -1183,3 +1184,17 @@ def test_the_view_hides_the_deck_order() -> None:
     for code in ("10C", "3D", "KS", "9H"):
         assert f'"{code}"' not in text
     assert peaje.view(s, 0)["routes"][0]["left"] == 4
+
+
+def test_the_setup_form_fills_a_blank_toll_in_the_pages_language() -> None:
+    """A toll left blank is the first suggestion, in the words the page offered it in
+    (``toll_default``); «un punto» if the form says nothing."""
+    from starlette.datastructures import FormData
+
+    english = FormData([("toll", "  "), ("toll_default", "a point"), ("count", "1")])
+    assert peaje.parse_config(peaje.read_form(english)).toll == "a point"
+    assert peaje.parse_config(peaje.read_form(FormData([("toll", "")]))).toll == "un punto"
+    typed = FormData([("toll", " un chiste "), ("toll_default", "a point")])
+    assert peaje.parse_config(peaje.read_form(typed)).toll == "un chiste"
+    names = FormData([("variant", "dos"), ("count", "2"), ("player", "Ana")])
+    assert peaje.parse_config(peaje.read_form(names)).players == ("Ana", "")
