@@ -20,28 +20,29 @@ in the config and the state knows whose turn it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, cast
 
 import msgspec
+import msgspec.inspect
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
-from tapete.cards import Card, format_cards, full_deck, parse_cards
+from tapete.cards import SUITS, Card, format_cards, full_deck, parse_cards
 from tapete.games import peaje as _rules
 from tapete.games.protocol import (
     JSON,
-    BareMove,
     Codec,
     Event,
     GameSpec,
     Guide,
     Hall,
-    HandCodec,
     IllegalMove,
     Options,
 )
+from tapete.games.protocol import Move as MoveBase
 from tapete.i18n import N_
 from tapete.rng import Rng
 
@@ -51,6 +52,8 @@ QUESTIONS: Final = {
     "roja_negra": ("roja", "negra"),
     "palo": ("corazones", "diamantes", "treboles", "picas"),
 }
+"""Each question's answers (codes), in the order they are offered; the suit answers follow
+the suits of :data:`tapete.cards.SUITS` (♥ ♦ ♣ ♠)."""
 TOLL: Final = "PEAJE"
 ROUTES: Final = {
     "facil": ("mayor_menor", TOLL, "roja_negra", "palo"),
@@ -67,29 +70,52 @@ VARIANTS: Final = {
 """Each variant with its fewest and most players."""
 COOP_MISSES: Final = 6
 STYLES: Final = ("clasico", "cuatro_colores", "alto_contraste")
-TOLL_SUGGESTIONS: Final = ("un punto", "un vaso de agua", "una pregunta", "un reto breve")
-STEP_NAMES: Final = {
-    "answer": "responder la pregunta",
-    "reveal": "revelar la carta",
-    "mark": "marcar acierto o fallo",
-    "miss": "confirmar el fallo",
-    "toll": "confirmar el peaje",
-    "over": "empezar otra partida",
-}
-SUIT_ANSWER: Final = {"H": "corazones", "D": "diamantes", "C": "treboles", "S": "picas"}
+TOLL_SUGGESTIONS: Final = (
+    N_("un punto"),
+    N_("un vaso de agua"),
+    N_("una pregunta"),
+    N_("un reto breve"),
+)
+"""Safe tolls the setup page offers (message ids: shown in the player's language); the
+first is the default. Never alcohol."""
+TOLL_LENGTH: Final = 80
+"""The longest toll text."""
 
 
 Variant = Literal["solitario", "dos", "rapidos", "cooperativo", "patata"]
 Difficulty = Literal["facil", "media", "dificil"]
 Style = Literal["clasico", "cuatro_colores", "alto_contraste"]
+Phase = Literal["answer", "reveal", "mark", "miss", "toll", "over"]
+After = Literal["answer", "next"]
+"""What follows a toll: the same player answers, or the next player's turn."""
+
+
+ROUTE_SIZES: Final = {
+    d: {"questions": sum(s != TOLL for s in r), "tolls": r.count(TOLL)} for d, r in ROUTES.items()
+}
+"""How many questions and tolls each difficulty's route has (the setup page says it)."""
 
 
 class Config(Options, frozen=True):
-    variant: Annotated[Variant, Meta(title=N_("Variante"))] = "solitario"
-    difficulty: Annotated[Difficulty, Meta(title=N_("Dificultad"))] = "facil"
+    variant: Annotated[
+        Variant,
+        Meta(title=N_("Variante"), extra={"players": VARIANTS, "misses": COOP_MISSES}),
+    ] = "solitario"
+    difficulty: Annotated[
+        Difficulty,
+        Meta(title=N_("Dificultad"), extra={"routes": ROUTE_SIZES}),
+    ] = "facil"
     players: Annotated[tuple[str, ...] | int, Meta(title=N_("Jugadores"))] = ("",)
     """The players' names (blank ones allowed), or just how many they are."""
-    toll: Annotated[str, Meta(title=N_("El peaje"), min_length=1, max_length=80)] = "un punto"
+    toll: Annotated[
+        str,
+        Meta(
+            title=N_("El peaje"),
+            min_length=1,
+            max_length=TOLL_LENGTH,
+            extra={"suggestions": TOLL_SUGGESTIONS, "max_length": TOLL_LENGTH},
+        ),
+    ] = TOLL_SUGGESTIONS[0]
     style: Annotated[Style, Meta(title=N_("Estilo de cartas"))] = "clasico"
 
     @property
@@ -144,75 +170,51 @@ def seats(config: Config) -> int:
 # --- moves -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(MoveBase, frozen=True, tag="answer"):
     """Answer the current question; the app reveals the next card and checks it."""
 
     choice: str
-
-    def to_json(self) -> JSON:
-        return {"type": "answer", "choice": self.choice}
+    """An answer code of the question (``mayor``, ``treboles``…); another is refused by
+    the rules (``bad_answer``), not by the codec."""
 
     def __str__(self) -> str:
         return f"answer/{self.choice}"
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal(BareMove):
+class Reveal(MoveBase, frozen=True, tag="reveal"):
     """Dos jugadores: the validator turns the next card (the answer was said aloud)."""
 
-    TYPE = "reveal"
 
-
-@dataclass(frozen=True, slots=True)
-class Mark:
+class Mark(MoveBase, frozen=True, tag="mark"):
     """Dos jugadores: the validator marks the answer right or wrong; the mark counts."""
 
     hit: bool
-
-    def to_json(self) -> JSON:
-        return {"type": "mark", "hit": self.hit}
 
     def __str__(self) -> str:
         return f"mark/{'hit' if self.hit else 'miss'}"
 
 
-@dataclass(frozen=True, slots=True)
-class ConfirmMiss(BareMove):
-    TYPE = "confirm_miss"
+class ConfirmMiss(MoveBase, frozen=True, tag="confirm_miss"):
+    """The miss was seen: step back (and maybe cross a toll)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ConfirmToll(BareMove):
-    TYPE = "confirm_toll"
+class ConfirmToll(MoveBase, frozen=True, tag="confirm_toll"):
+    """The toll was paid."""
 
 
 Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll
 REVEAL: Final = Reveal()
 CONFIRM_MISS: Final = ConfirmMiss()
 CONFIRM_TOLL: Final = ConfirmToll()
+MOVES: Final = Codec[Move](Move)
+parse_move = move = MOVES.decode
+"""A move from JSON; ``move(repr)`` round-trips:
 
-
-def parse_move(data: JSON) -> Move:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise IllegalMove("bad_move", detail="falta «type»")
-    kind, keys = data["type"], set(data) - {"type"}
-    if kind == "answer":
-        choice = data.get("choice")
-        if keys != {"choice"} or not isinstance(choice, str):
-            raise IllegalMove("bad_move", detail="answer necesita «choice»")
-        return Answer(choice)
-    if kind == "mark":
-        if keys != {"hit"} or not isinstance(data.get("hit"), bool):
-            raise IllegalMove("bad_move", detail="mark necesita «hit»")
-        return Mark(data["hit"])
-    simple: dict[str, Move] = {"reveal": REVEAL, "confirm_miss": CONFIRM_MISS,
-                               "confirm_toll": CONFIRM_TOLL}  # fmt: skip
-    if kind in simple:
-        if keys:
-            raise IllegalMove("bad_move", detail="campos de más")
-        return simple[kind]
-    raise IllegalMove("unknown_move")
+>>> move({"type": "answer", "choice": "mayor"})
+move({'type': 'answer', 'choice': 'mayor'})
+>>> str(move({"type": "mark", "hit": False}))
+'mark/miss'
+"""
 
 
 # --- state -----------------------------------------------------------------------------
@@ -272,7 +274,7 @@ def new(config: Config, seed: int) -> State:
     return State(config=config, routes=routes, rng=rng, phase=_ask(config))
 
 
-def _ask(config: Config) -> str:
+def _ask(config: Config) -> Phase:
     return "reveal" if config.variant == "dos" else "answer"
 
 
@@ -318,7 +320,7 @@ def right(q: str, reference: Card, card: Card) -> set[str]:
         return {"redonda" if card.round else "picuda"}
     if q == "roja_negra":
         return {"roja" if card.red else "negra"}
-    return {SUIT_ANSWER[card.suit]}
+    return {QUESTIONS["palo"][SUITS.index(card.suit)]}
 
 
 def apply(state: State, seat: int, move: Move) -> list[Event]:
@@ -328,18 +330,18 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         raise IllegalMove("not_your_turn")
     if isinstance(move, Answer):
         if state.phase != "answer":
-            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+            raise IllegalMove("wrong_step", step=state.phase)
         q = question(state)
         if move.choice not in QUESTIONS[q]:
             raise IllegalMove("bad_answer", question=q)
         return _reveal(state, answer=move.choice)
     if isinstance(move, Reveal):
         if state.phase != "reveal":
-            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+            raise IllegalMove("wrong_step", step=state.phase)
         return _reveal(state, answer=None)
     if isinstance(move, Mark):
         if state.phase != "mark":
-            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+            raise IllegalMove("wrong_step", step=state.phase)
         assert state.last is not None
         state.last["hit"] = move.hit
         events: list[Event] = [{"t": "mark", "hit": move.hit}]
@@ -347,11 +349,11 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         return events
     if isinstance(move, ConfirmMiss):
         if state.phase != "miss":
-            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+            raise IllegalMove("wrong_step", step=state.phase)
         return _step_back(state)
     if isinstance(move, ConfirmToll):
         if state.phase != "toll":
-            raise IllegalMove("wrong_step", step=STEP_NAMES[state.phase])
+            raise IllegalMove("wrong_step", step=state.phase)
         route_of(state).tolls += 1
         events = [{"t": "toll_paid", "player": state.current, **(state.toll or {})}]
         state.toll = None
@@ -405,7 +407,7 @@ def _settle(state: State, hit: bool, events: list[Event]) -> None:
         route.done = True
         _finish(state, state.current, "route", events)
         return
-    after = "answer" if state.config.variant in ("solitario", "dos", "rapidos") else "next"
+    after: After = "answer" if state.config.variant in ("solitario", "dos", "rapidos") else "next"
     if pos in state.config.tolls_after:
         _open_toll(state, "forward", after, events)
     elif after == "next":
@@ -426,7 +428,7 @@ def _step_back(state: State) -> list[Event]:
         route.cards.pop()  # the card on pos-1 must be earned again
         crossed = (pos - 1) in state.config.tolls_after
         events.append({"t": "back", "pos": pos - 1})
-    after = "answer" if state.config.variant in ("solitario", "dos") else "next"
+    after: After = "answer" if state.config.variant in ("solitario", "dos") else "next"
     if crossed:
         _open_toll(state, "back", after, events)
     elif after == "next":
@@ -436,7 +438,7 @@ def _step_back(state: State) -> list[Event]:
     return events
 
 
-def _open_toll(state: State, direction: str, after: str, events: list[Event]) -> None:
+def _open_toll(state: State, direction: str, after: After, events: list[Event]) -> None:
     toll: JSON = {"direction": direction}
     if state.config.variant == "patata":
         toll["payer"] = state.rng.below(len(state.config.names)) + 1
@@ -543,7 +545,12 @@ def _route_view(state: State, route: Route) -> JSON:
 
 
 def view(state: State, seat: int | None) -> JSON:
-    """Everything on the table is public; only the decks' order is hidden."""
+    """Everything on the table is public; only the decks' order is hidden.
+
+    Besides the state it says what the page would otherwise have to work out from the
+    rules: ``playing``, the route in play (an index into ``routes``: the current player's
+    in turnos rápidos, else the one shared route), and ``misses_left``, the misses the
+    group may still make in cooperativo (None in the other variants)."""
     route = route_of(state)
     q = question(state) if state.result is None else None
     return {
@@ -562,65 +569,123 @@ def view(state: State, seat: int | None) -> JSON:
         "toll": state.toll,
         "odds": odds(route, q) if q is not None and route.deck else None,
         "actors": actors(state),
-        "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
+        "legal": [MOVES.encode(m) for m in legal_moves(state, seat)] if seat is not None else [],
         "result": state.result,
+        "playing": state.routes.index(route),
+        "misses_left": (
+            max(0, COOP_MISSES - route.misses) if state.config.variant == "cooperativo" else None
+        ),
     }
+
+
+class Pile:
+    """Cards as a position writes them: one text, ``"10♥ K♠"``, next card last for a deck
+    (``load`` also takes a list of codes, in any card form). Only on the wire: the engine
+    keeps lists of cards.
+
+    >>> Pile.from_wire(["6H", "10c"]).to_wire()
+    '6♥ 10♣'
+    """
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: list[Card] | None = None) -> None:
+        self.cards = list(cards or [])
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> Pile:
+        if isinstance(obj, list) and all(isinstance(x, str) for x in obj):
+            obj = " ".join(obj)
+        if not isinstance(obj, str):
+            raise ValueError("cards are written as text")
+        return cls(parse_cards(obj))  # a CardParseError is a ValueError
+
+    def to_wire(self) -> str:
+        return format_cards(self.cards)
+
+
+class RoutePosition(msgspec.Struct, kw_only=True):
+    """A route as a position writes it (docs/positions.md)."""
+
+    deck: Pile = msgspec.field(default_factory=Pile)
+    cards: Pile
+    misses: int = 0
+    tolls: int = 0
+    revealed: Pile = msgspec.field(default_factory=Pile)
+    out: bool = False
+    done: bool = False
+    last: JSON | None = None
+
+    @classmethod
+    def of(cls, r: Route) -> RoutePosition:
+        return cls(
+            deck=Pile(r.deck), cards=Pile(r.cards), misses=r.misses, tolls=r.tolls,
+            revealed=Pile(r.revealed), out=r.out, done=r.done, last=r.last,
+        )  # fmt: skip
+
+    def route(self) -> Route:
+        return Route(
+            deck=self.deck.cards, cards=self.cards.cards, misses=self.misses, tolls=self.tolls,
+            revealed=self.revealed.cards, out=self.out, done=self.done, last=self.last,
+        )  # fmt: skip
+
+
+class Position(msgspec.Struct, kw_only=True):
+    """The position format (docs/positions.md): the state's fields, cards as text, the
+    generator as its number. ``phase`` defaults to the variant's first step."""
+
+    game: str = "peaje"
+    config: Config = msgspec.field(default_factory=Config)
+    routes: list[RoutePosition]
+    current: int = 0
+    phase: Phase | None = None
+    last: JSON | None = None
+    toll: JSON | None = None
+    after_toll: After = "answer"
+    turns: int = 0
+    rng: int = 0
+    result: JSON | None = None
+
+    @classmethod
+    def of(cls, state: State) -> Position:
+        return cls(
+            config=state.config, routes=[RoutePosition.of(r) for r in state.routes],
+            current=state.current, phase=cast(Phase, state.phase), last=state.last,
+            toll=state.toll, after_toll=cast(After, state.after_toll), turns=state.turns,
+            rng=state.rng.state,
+            result=state.result,
+        )  # fmt: skip
+
+    def state(self) -> State:
+        state = State(
+            config=self.config, routes=[r.route() for r in self.routes], rng=Rng(self.rng),
+            current=self.current, phase=self.phase or _ask(self.config), last=self.last,
+            toll=self.toll, after_toll=self.after_toll, turns=self.turns, result=self.result,
+        )  # fmt: skip
+        route = route_of(state)
+        if route.last is not None and route.last == state.last:
+            route.last = state.last  # one reveal, as in play (a mark updates both)
+        return state
+
+
+POSITION: Final = Codec[Position](Position, error="bad_position")
+SHORT_FORM: Final = ("deck", "cards", "revealed")
+"""A one-route position may give its route's fields at the top (``routes`` left out)."""
 
 
 def dump(state: State) -> JSON:
-    return {
-        "game": "peaje",
-        "config": config_json(state.config),
-        "routes": [
-            {
-                "deck": format_cards(r.deck),
-                "cards": format_cards(r.cards),
-                "misses": r.misses,
-                "tolls": r.tolls,
-                "revealed": format_cards(r.revealed),
-                "out": r.out,
-                "done": r.done,
-                "last": r.last,
-            }
-            for r in state.routes
-        ],
-        "current": state.current,
-        "phase": state.phase,
-        "last": state.last,
-        "toll": state.toll,
-        "after_toll": state.after_toll,
-        "turns": state.turns,
-        "rng": state.rng.state,
-        "result": state.result,
-    }
+    """The position as JSON (docs/positions.md); ``load(dump(s))`` is the same game."""
+    return POSITION.encode(Position.of(state))
 
 
 def load(data: JSON) -> State:
     """Read a position. A short form for one route: ``{"deck": "10C 6D", "cards": ["6H"]}``
-    (the deck's next card is its LAST code; ``cards`` from the initial card on)."""
-    config = parse_config(data.get("config", {}))
-    raw = data.get("routes") or [
-        {
-            "deck": data.get("deck", ""),
-            "cards": data.get("cards", ""),
-            "revealed": data.get("revealed", ""),
-        }
-    ]
-    routes = []
-    for r in raw:
-        cards = r["cards"] if isinstance(r["cards"], str) else " ".join(r["cards"])
-        routes.append(Route(
-            deck=parse_cards(r.get("deck", "")), cards=parse_cards(cards),
-            misses=int(r.get("misses", 0)), tolls=int(r.get("tolls", 0)),
-            revealed=parse_cards(r.get("revealed", "")), out=bool(r.get("out", False)),
-            done=bool(r.get("done", False)), last=r.get("last"),
-        ))  # fmt: skip
-    return State(
-        config=config, routes=routes, rng=Rng(int(data.get("rng", 0))),
-        current=int(data.get("current", 0)), phase=data.get("phase", _ask(config)),
-        last=data.get("last"), toll=data.get("toll"), after_toll=data.get("after_toll", "answer"),
-        turns=int(data.get("turns", 0)), result=data.get("result"),
-    )  # fmt: skip
+    (the deck's next card is its LAST code; ``cards`` from the initial card on). Anything
+    that is not a position is refused (``bad_position``, with the field)."""
+    if not data.get("routes"):
+        route = {k: data.get(k, "") for k in SHORT_FORM}
+        data = {k: v for k, v in data.items() if k not in SHORT_FORM} | {"routes": [route]}
+    return POSITION.decode(data).state()
 
 
 def all_cards(state: State) -> list[list[Card]]:
@@ -644,7 +709,9 @@ def clock_move(kind: str, seat: int) -> Move:
 
 def read_form(form: Any) -> JSON:
     """The setup form: the names typed (blank ones allowed) for the number of players the
-    variant was given (``count``), the toll («un punto» if left blank)."""
+    variant was given (``count``), the toll. A toll left blank is the first suggestion in
+    the page's language, which the page sends as ``toll_default`` (the form reader is not
+    told the language); «un punto» if even that is missing."""
     names = [str(x) for x in form.getlist("player")] if hasattr(form, "getlist") else []
     count_text = str(form.get("count") or "")
     count = int(count_text) if count_text.isdigit() else len(names) or 1
@@ -654,9 +721,25 @@ def read_form(form: Any) -> JSON:
         "variant": str(form.get("variant") or "solitario"),
         "difficulty": str(form.get("difficulty") or "facil"),
         "players": names or [""],
-        "toll": str(form.get("toll") or "").strip() or "un punto",
+        "toll": str(form.get("toll") or "").strip()
+        or str(form.get("toll_default") or "").strip()
+        or TOLL_SUGGESTIONS[0],
         "style": str(form.get("style") or "clasico"),
     }
+
+
+def _option_titles() -> dict[str, str]:
+    info = msgspec.inspect.type_info(Config)
+    assert isinstance(info, msgspec.inspect.StructType)
+    out = {}
+    for f in info.fields:
+        if isinstance(f.type, msgspec.inspect.Metadata) and f.type.extra_json_schema:
+            out[f.name] = str(f.type.extra_json_schema["title"])
+    return out
+
+
+OPTION_TITLES: Final = _option_titles()
+"""Each option's title (a message id), to name it in a refusal."""
 
 
 def rematch(config: Config) -> Config:
@@ -664,6 +747,31 @@ def rematch(config: Config) -> Config:
     if config.variant == "dos":
         return msgspec.structs.replace(config, players=tuple(reversed(config.names)))
     return config
+
+
+STEPS: Final = {
+    "answer": N_("responder la pregunta"),
+    "reveal": N_("revelar la carta"),
+    "mark": N_("marcar acierto o fallo"),
+    "miss": N_("confirmar el fallo"),
+    "toll": N_("confirmar el peaje"),
+    "over": N_("empezar otra partida"),
+}
+"""What a step asks for, as a refusal names it («primero hay que revelar la carta»)."""
+
+
+def name_param(name: str, value: Any, gettext: Callable[[str], str]) -> str:
+    """A refusal's parameter in the player's words: a step (``wrong_step``), an option
+    (``bad_config``: its title on the setup page).
+
+    >>> name_param("step", "reveal", str.upper)
+    'REVELAR LA CARTA'
+    """
+    if name == "step" and value in STEPS:
+        return gettext(STEPS[value])
+    if name == "field" and value in OPTION_TITLES:
+        return gettext(OPTION_TITLES[value])
+    return str(value)
 
 
 def _guide_context() -> JSON:
@@ -676,7 +784,7 @@ SPEC: Final = GameSpec[Config, State, Move](
     key="peaje",
     rules=_rules,
     config=CONFIG,
-    moves=HandCodec(parse_move, lambda m: m.to_json()),
+    moves=MOVES,
     hall=Hall(
         title=N_("El Peaje"),
         line=N_(
@@ -690,6 +798,7 @@ SPEC: Final = GameSpec[Config, State, Move](
         "wrong_step": N_("Ahora no toca eso: primero hay que {step}."),
         "bad_answer": N_("Esa respuesta no vale para esta pregunta."),
     },
+    params=name_param,
     guide=Guide(
         pages={
             "index": N_("La guía de El Peaje"),

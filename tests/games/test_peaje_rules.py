@@ -105,6 +105,11 @@ def refused(state: peaje.State, move: peaje.Move, code: str, seat: int = 0) -> I
     return info.value
 
 
+def words(e: IllegalMove, lang: str = "es") -> str:
+    """A refusal as a player reads it."""
+    return peaje.SPEC.describe(e, lang)
+
+
 def odds_of(reference: str, q: str = "mayor_menor", seen: str = "") -> dict[str, Any]:
     cards = parse_cards(reference)
     r = peaje.Route(deck=[], cards=cards, revealed=cards[1:] + parse_cards(seen))
@@ -383,7 +388,7 @@ def test_a_miss_waits_for_confirmation() -> None:
     assert s.phase == "miss" and on_route(s) == "6H 10C"
     assert peaje.legal_moves(s, 0) == [CONFIRM_MISS]
     e = refused(s, A("redonda"), "wrong_step")
-    assert "confirmar el fallo" in str(e)
+    assert e.params == {"step": "miss"} and "confirmar el fallo" in words(e)
     events = play(s, CONFIRM_MISS)
     assert kinds(events) == ["miss_confirmed", "back"]
     assert s.phase == "answer" and on_route(s) == "6H" and question(s) == "mayor_menor"
@@ -402,7 +407,7 @@ def test_crossing_a_toll_forward_stops_the_game() -> None:
     assert s.phase == "toll" and s.toll == {"direction": "forward"}
     assert peaje.legal_moves(s, 0) == [CONFIRM_TOLL]
     e = refused(s, A("roja"), "wrong_step")
-    assert "confirmar el peaje" in str(e)
+    assert e.params == {"step": "toll"} and "confirmar el peaje" in words(e)
     refused(s, CONFIRM_MISS, "wrong_step")
     left = deck(s)
     events = play(s, CONFIRM_TOLL)
@@ -528,6 +533,17 @@ def test_cooperativo_loses_at_the_sixth_miss() -> None:
     assert kinds(events) == ["miss_confirmed", "end"]
     assert s.result is not None
     assert s.result["winner"] is None and s.result["reason"] == "misses"
+
+
+def test_the_view_counts_the_misses_the_group_has_left() -> None:
+    """The page shows «Fallos que os quedan» from the view (it does not know the six)."""
+    s = pos("3D 2C 2D", misses=4, variant="cooperativo", players=["Ana", "Bea"])
+    assert peaje.view(s, 0)["misses_left"] == 2
+    play(s, A("mayor"), CONFIRM_MISS)
+    assert peaje.view(s, 0)["misses_left"] == 1
+    play(s, A("mayor"), CONFIRM_MISS)
+    assert peaje.view(s, None)["misses_left"] == 0
+    assert peaje.view(pos("3D", misses=4), 0)["misses_left"] is None
 
 
 @pytest.mark.parametrize("variant", ["solitario", "rapidos", "patata"])
@@ -931,9 +947,23 @@ def test_only_seat_0_plays() -> None:
 
 
 def test_wrong_step_names_the_step() -> None:
-    """El mensaje dice qué toca hacer."""
-    assert "revelar la carta" in str(refused(dos_at("reveal"), A("mayor"), "wrong_step"))
-    assert "marcar acierto o fallo" in str(refused(dos_at("mark"), REVEAL, "wrong_step"))
+    """El mensaje dice qué toca hacer. La regla da un código (el paso que toca); el
+    catálogo lo dice en el idioma de quien juega."""
+    at_reveal = refused(dos_at("reveal"), A("mayor"), "wrong_step")
+    at_mark = refused(dos_at("mark"), REVEAL, "wrong_step")
+    assert at_reveal.params == {"step": "reveal"} and at_mark.params == {"step": "mark"}
+    assert "revelar la carta" in words(at_reveal)
+    assert "marcar acierto o fallo" in words(at_mark)
+    assert words(at_reveal, "en") == "Not now: first you need to reveal the card."
+    assert "right or wrong" in words(at_mark, "en")
+
+
+def test_a_bad_option_is_named_in_the_players_language() -> None:
+    with pytest.raises(IllegalMove) as info:
+        peaje.parse_config({"toll": ""})
+    assert info.value.params == {"field": "toll"}
+    assert words(info.value) == "Opción no válida: El peaje."
+    assert words(info.value, "en") == "Invalid option: The toll."
 
 
 # --- options and moves as data ---------------------------------------------------------
@@ -1031,6 +1061,42 @@ def test_dump_load_round_trip() -> None:
     assert peaje.dump(s) == peaje.dump(t)
 
 
+def test_load_refuses_what_is_not_a_position() -> None:
+    """A position that does not read is refused with a code and the field, not a crash."""
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"routes": [{"cards": "6X"}]}, "routes[0].cards"),
+        ({"deck": "10C", "cards": ["6H"], "phase": "dance"}, "phase"),
+        ({"routes": [{"deck": "10C"}]}, "routes[0]"),  # its cards are missing
+        ({"deck": "10C", "cards": ["6H"], "rng": "x"}, "rng"),
+    ]
+    for data, where in cases:
+        with pytest.raises(IllegalMove) as info:
+            peaje.load(data)
+        assert info.value.code == "bad_position"
+        assert where in str(info.value.params["field"]), (data, info.value.params)
+
+
+def test_a_loaded_reveal_is_one_reveal() -> None:
+    """In play the route's last reveal and the table's are the same thing; a position
+    loaded in the middle of a mark keeps it so: the mark shows on both."""
+    s = pos("9D 10C", variant="dos", players=2)
+    play(s, REVEAL)
+    t = peaje.load(json.loads(json.dumps(peaje.dump(s))))
+    play(s, HIT)
+    play(t, HIT)
+    assert peaje.dump(t) == peaje.dump(s)
+    assert t.routes[0].last is not None and t.routes[0].last["hit"] is True
+
+
+def test_the_view_says_which_route_is_in_play() -> None:
+    s = group(route("9D"), route("2C", "KS"), current=1, variant="rapidos", players=2)
+    assert peaje.view(s, 0)["playing"] == 1
+    assert peaje.view(s, 0)["reference"] == "KS"
+    c = pos("10C", variant="cooperativo", players=3)
+    c.current = 2
+    assert peaje.view(c, 0)["playing"] == 0
+
+
 # --- the odds --------------------------------------------------------------------------
 
 
@@ -1118,3 +1184,17 @@ def test_the_view_hides_the_deck_order() -> None:
     for code in ("10C", "3D", "KS", "9H"):
         assert f'"{code}"' not in text
     assert peaje.view(s, 0)["routes"][0]["left"] == 4
+
+
+def test_the_setup_form_fills_a_blank_toll_in_the_pages_language() -> None:
+    """A toll left blank is the first suggestion, in the words the page offered it in
+    (``toll_default``); «un punto» if the form says nothing."""
+    from starlette.datastructures import FormData
+
+    english = FormData([("toll", "  "), ("toll_default", "a point"), ("count", "1")])
+    assert peaje.parse_config(peaje.read_form(english)).toll == "a point"
+    assert peaje.parse_config(peaje.read_form(FormData([("toll", "")]))).toll == "un punto"
+    typed = FormData([("toll", " un chiste "), ("toll_default", "a point")])
+    assert peaje.parse_config(peaje.read_form(typed)).toll == "un chiste"
+    names = FormData([("variant", "dos"), ("count", "2"), ("player", "Ana")])
+    assert peaje.parse_config(peaje.read_form(names)).players == ("Ana", "")

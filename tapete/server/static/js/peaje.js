@@ -1,6 +1,9 @@
-// El Peaje: one phone passed around the table. Big buttons; the server judges everything.
-import { GameSocket } from "./net.js";
-import { $, _, fmt, toast } from "./ui.js";
+// El Peaje's table: one phone passed around. Big buttons; the server judges everything and
+// the view carries what the page shows (the route in play, the misses left, the odds). The
+// table controller (table.js) does the socket, the offline banner and the end dialog.
+import { Table } from "./table.js";
+import { $, _, ngettext, num } from "./ui.js";
+import { cardEl, backEl, theCard } from "./cards.js";
 
 const SHORT = {
   mayor_menor: _("Mayor o menor"),
@@ -8,54 +11,68 @@ const SHORT = {
   roja_negra: _("Roja o negra"),
   palo: _("Palo"),
 };
+const ANSWERS = {
+  mayor: _("▲ Mayor"),
+  menor: _("▼ Menor"),
+  redonda: _("● Redonda ♥♣"),
+  picuda: _("◆ Picuda ♦♠"),
+  roja: _("Roja ♥♦"),
+  negra: _("Negra ♣♠"),
+  corazones: _("♥ corazones"),
+  diamantes: _("♦ diamantes"),
+  treboles: _("♣ tréboles"),
+  picas: _("♠ picas"),
+  tie: _("Empate (fallo)"),
+};
 const REASONS = {
   route: _("Se acertó la última pregunta de la ruta."),
   deck: _("Se acabó el mazo antes de terminar la ruta."),
   misses: _("Seis fallos: el grupo pierde."),
   all_out: _("Todos se quedaron sin cartas: nadie gana."),
 };
-import { cardEl, backEl, cardName } from "./cards.js";
-
-const root = $("peaje");
+const ODDS_KEY = "peaje.odds";
 
 let view = null;
-let shownFor = null;      // who the hand-over screen was last shown for
-let lastReveal = null;    // to flip only a new card
-let oddsOpen = localStorage.getItem(_("Probabilidades")) === "1";
+let shownFor = null;   // the route the hand-over screen was last shown for
+let lastReveal = null; // to flip only a new card
+let oddsOpen = localStorage.getItem(ODDS_KEY) === "1";
 
 const players = () => view.config.players;
-function playerName(i) {
-  const n = players()[i];
-  if (view.config.variant === "patata") return _("Nº {n}", { n: i + 1 }) + (n ? ` (${n})` : "");
-  return n || _("Jugador {n}", { n: i + 1 });
-}
-const rapid = () => view.config.variant === "rapidos";
-const routeNow = () => view.routes[rapid() ? view.current : 0];
+const routeNow = () => view.routes[view.playing];
+const answerLabel = (a) => ANSWERS[a] || a;
 
-function answerLabel(a) {
-  return { mayor: _("▲ Mayor"), menor: _("▼ Menor"), redonda: _("● Redonda ♥♣"), picuda: _("◆ Picuda ♦♠"),
-    roja: _("Roja ♥♦"), negra: _("Negra ♣♠"), corazones: "♥ corazones", diamantes: "♦ diamantes", treboles: "♣ tréboles", picas: "♠ picas" }[a] || a;
+/** A player as the table calls them: their name, «Jugador 2», or in La patata «Nº 2 (Ana)». */
+function playerName(i) {
+  const name = players()[i];
+  if (view.config.variant === "patata") return name ? _("Nº {n} ({name})", { n: i + 1, name }) : _("Nº {n}", { n: i + 1 });
+  return name || _("Jugador {n}", { n: i + 1 });
 }
 
 function questionText(q, ref) {
   return {
-    mayor_menor: _("¿La siguiente será mayor o menor que el {card}?", { card: cardName(ref) }),
+    mayor_menor: _("¿La siguiente será mayor o menor que {card}?", { card: theCard(ref) }),
     redonda_picuda: _("¿Redonda o picuda?"),
     roja_negra: _("¿Roja o negra?"),
     palo: _("¿De qué palo?"),
   }[q];
 }
 
+/** Put `el` where `{key}` stands in a sentence already in the page's language. */
+function sentenceWith(text, key, el) {
+  const [before, after = ""] = text.split(`{${key}}`);
+  return [document.createTextNode(before), el, document.createTextNode(after)];
+}
+
 // --- rendering ---------------------------------------------------------------------
 
-function render() {
-  if (!view) return;
-  const v = view.config.variant;
-  const who = $("who");
-  if (view.result) who.textContent = _("Fin de la partida");
-  else if (v === "solitario") who.textContent = _("Solitario");
-  else if (v === "dos") who.textContent = view.phase === "reveal" ? _("{name} responde en voz alta", { name: nameOr(0, _("Quien responde")) }) : _("{name} valida", { name: nameOr(1, _("Quien valida")) });
-  else who.textContent = _("Turno de {name}", { name: playerName(view.current) });
+function render(t, change) {
+  view = t.view;
+  if (change.type === "joined") {
+    shownFor = null;
+    const last = routeNow().last;
+    if (last) lastReveal = revealKey(last);
+  }
+  renderWho();
   renderRoute();
   renderCards();
   renderAnswers();
@@ -63,14 +80,26 @@ function render() {
   renderCounters();
   renderToll();
   maybeHandover();
-  if (view.result) showEnd(); else $("end").hidden = true;
+  if (view.result) showEnd(); else table.hideEnd();
 }
 
-function nameOr(i, fallback) { return players()[i] || fallback; }
+function renderWho() {
+  const v = view.config.variant;
+  let text;
+  if (view.result) text = _("Fin de la partida");
+  else if (v === "solitario") text = _("Solitario");
+  else if (v === "dos") {
+    // two roles: the first player answers aloud, the second reveals and marks
+    const answering = view.phase === "reveal";
+    const name = players()[answering ? 0 : 1];
+    if (answering) text = name ? _("{name} responde en voz alta", { name }) : _("Toca responder en voz alta");
+    else text = name ? _("{name} valida", { name }) : _("Toca validar");
+  } else text = _("Turno de {name}", { name: playerName(view.current) });
+  $("who").textContent = text;
+}
 
 function renderRoute() {
   const r = routeNow();
-  const items = [];
   const stop = (label, card, cls) => {
     const li = document.createElement("li");
     li.className = `stop ${cls}`;
@@ -81,13 +110,18 @@ function renderRoute() {
     li.append(c, cap);
     return li;
   };
-  items.push(stop(_("Salida"), r.cards[0], "done"));
+  const items = [stop(_("Salida"), r.cards[0], "done")];
   let pos = 0;
   for (const step of view.route) {
     if (step === "PEAJE") {
       const li = document.createElement("li");
       li.className = "stop toll-stop";
-      li.innerHTML = `<div class="barrier small" aria-hidden="true"></div><span>${_("Peaje")}</span>`;
+      const bar = document.createElement("div");
+      bar.className = "barrier small";
+      bar.setAttribute("aria-hidden", "true");
+      const cap = document.createElement("span");
+      cap.textContent = _("Peaje");
+      li.append(bar, cap);
       items.push(li);
       continue;
     }
@@ -103,12 +137,13 @@ function renderRoute() {
 
 function renderCards() {
   const r = routeNow();
-  $("reference").replaceChildren(cardEl(r.cards[r.cards.length - 1], "huge"));
+  $("reference").replaceChildren(cardEl(view.reference, "huge"));
   const box = $("revealed");
   const cap = $("revealed-cap");
-  const last = rapid() ? routeNow().last : view.last;
-  const showLast = last && (view.phase === "mark" || view.phase === "miss" || (last.player === view.current && !view.result) || view.result);
-  if (showLast && (view.phase === "mark" || view.phase === "miss" || lastReveal !== revealKey(last))) {
+  const last = r.last;
+  const judging = view.phase === "mark" || view.phase === "miss";
+  const showLast = last && (judging || (last.player === view.current && !view.result) || view.result);
+  if (showLast && (judging || lastReveal !== revealKey(last))) {
     const isNew = lastReveal !== revealKey(last);
     box.replaceChildren(cardEl(last.card, `huge${isNew ? " flip" : ""}`));
     lastReveal = revealKey(last);
@@ -128,7 +163,7 @@ function button(text, move, cls = "") {
   b.type = "button";
   b.className = `btn answer ${cls}`.trim();
   b.textContent = text;
-  b.addEventListener("click", () => send(move));
+  b.addEventListener("click", () => table.move(move));
   return b;
 }
 
@@ -136,23 +171,24 @@ function renderAnswers() {
   const box = $("answers");
   const prompt = $("prompt");
   const legal = view.legal || [];
-  const r = routeNow();
   box.className = "answers";
   if (view.result) { prompt.textContent = ""; box.replaceChildren(); return; }
   if (view.phase === "answer") {
-    prompt.textContent = questionText(view.question, r.cards[r.cards.length - 1]);
-    if (view.question === "palo") box.classList.add("four");
+    prompt.textContent = questionText(view.question, view.reference);
+    if (legal.length === 4) box.classList.add("four");
     box.replaceChildren(...legal.map((m) => button(answerLabel(m.choice), m, `a-${m.choice}`)));
   } else if (view.phase === "reveal") {
-    prompt.textContent = `${questionText(view.question, r.cards[r.cards.length - 1])} ${_("Di tu respuesta en voz alta; luego quien valida pulsa «Revelar».")}`;
+    const aloud = _("Di tu respuesta en voz alta; luego quien valida pulsa «Revelar».");
+    prompt.textContent = `${questionText(view.question, view.reference)} ${aloud}`;
     box.replaceChildren(button(_("Revelar"), { type: "reveal" }, "wide"));
   } else if (view.phase === "mark") {
     const right = view.last.right.length ? view.last.right.map(answerLabel).join(", ") : _("nada: empate");
     prompt.textContent = _("¿Ha acertado? (Valía: {right})", { right });
     box.replaceChildren(button(_("Acierto"), { type: "mark", hit: true }, "ok"), button(_("Fallo"), { type: "mark", hit: false }, "bad"));
   } else if (view.phase === "miss") {
-    const tie = view.last.question === "mayor_menor" && !view.last.right.length;
-    prompt.textContent = tie ? _("Empate con el {card}: cuenta como fallo.", { card: cardName(view.last.card) }) : _("Fallo: ha salido el {card}. Se retira del mazo.", { card: cardName(view.last.card) });
+    const card = theCard(view.last.card);
+    // nothing was right: a tie in mayor o menor
+    prompt.textContent = view.last.right.length ? _("Fallo: ha salido {card}. Se retira del mazo.", { card }) : _("Empate con {card}: cuenta como fallo.", { card });
     box.replaceChildren(button(_("Confirmar fallo"), { type: "confirm_miss" }, "wide bad"));
   } else box.replaceChildren();
 }
@@ -162,22 +198,57 @@ function renderOdds() {
   $("odds-toggle").setAttribute("aria-expanded", String(oddsOpen));
   box.hidden = !oddsOpen || !view.odds || !!view.result;
   if (box.hidden) return;
-  const rows = Object.entries(view.odds).map(([a, o]) =>
-    `<tr><th scope="row">${a === "tie" ? _("Empate (fallo)") : answerLabel(a)}</th><td>${o.count} / ${o.total}</td><td>${o.percent.toLocaleString("es")} %</td></tr>`);
-  box.innerHTML = `<p class="odds-title">${_("Con las cartas que aún no han salido:")}</p><table><tbody>${rows.join("")}</tbody></table><a href="/peaje/guia/calculos">${_("Cómo se calcula")}</a>`;
+  const title = document.createElement("p");
+  title.className = "odds-title";
+  title.textContent = _("Con las cartas que aún no han salido:");
+  const body = document.createElement("tbody");
+  for (const [a, o] of Object.entries(view.odds)) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = answerLabel(a);
+    const count = document.createElement("td");
+    count.textContent = `${num(o.count, 0)} / ${num(o.total, 0)}`;
+    const pct = document.createElement("td");
+    pct.textContent = _("{n} %", { n: num(o.percent, 1) });
+    tr.append(th, count, pct);
+    body.append(tr);
+  }
+  const tableEl = document.createElement("table");
+  tableEl.append(body);
+  const how = document.createElement("a");
+  how.href = "/peaje/guia/calculos";
+  how.textContent = _("Cómo se calcula");
+  box.replaceChildren(title, tableEl, how);
 }
 
 function renderCounters() {
+  const several = view.routes.length > 1;
+  const out = _("sin cartas");
   const rows = view.routes.map((r, i) => {
-    const who = rapid() ? `<strong>${escapeHtml(playerName(i))}</strong>` : "";
-    const out = r.out ? ` · ${_("sin cartas")}` : "";
-    return `<li class="${rapid() && i === view.current ? "now" : ""}">${who} ${_("Fallos: {misses} · peajes: {tolls} · quedan {left} cartas", { misses: r.misses, tolls: r.tolls, left: r.left })}${out}</li>`;
+    const li = document.createElement("li");
+    if (several && i === view.playing) li.className = "now";
+    const figures = ngettext(
+      "Fallos: {misses} · peajes: {tolls} · queda {n} carta",
+      "Fallos: {misses} · peajes: {tolls} · quedan {n} cartas",
+      r.left, { misses: r.misses, tolls: r.tolls },
+    ) + (r.out ? ` · ${out}` : "");
+    if (several) {
+      const who = document.createElement("strong");
+      who.textContent = playerName(i);
+      li.append(who, document.createTextNode(` · ${figures}`));
+    } else li.textContent = figures;
+    return li;
   });
-  const coop = view.config.variant === "cooperativo" ? `<li>${_("Fallos que os quedan: {n}", { n: Math.max(0, 6 - view.routes[0].misses) })}</li>` : "";
-  $("counters").innerHTML = `<ul>${rows.join("")}${coop}</ul>`;
+  if (view.misses_left !== null) {
+    const li = document.createElement("li");
+    li.textContent = _("Fallos que os quedan: {n}", { n: view.misses_left });
+    rows.push(li);
+  }
+  const ul = document.createElement("ul");
+  ul.append(...rows);
+  $("counters").replaceChildren(ul);
 }
-
-function escapeHtml(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
 
 function renderToll() {
   const box = $("toll");
@@ -185,75 +256,60 @@ function renderToll() {
   $("toll-title").textContent = view.toll.direction === "back" ? _("¡Peaje! (de vuelta)") : _("¡Peaje!");
   $("toll-what").textContent = _("Toca pagar: {what}.", { what: view.config.toll });
   const payer = $("toll-payer");
-  payer.hidden = !view.toll.payer;
-  if (view.toll.payer) payer.innerHTML = `${_("Paga el número")} <b>${view.toll.payer}</b>`;
+  const n = view.toll.payer; // La patata: the number drawn
+  payer.hidden = !n;
+  if (n) {
+    const b = document.createElement("b");
+    b.textContent = n;
+    payer.replaceChildren(...sentenceWith(_("Paga el número {n}"), "n", b));
+    const name = players()[n - 1];
+    if (name) {
+      const who = document.createElement("span");
+      who.className = "toll-name";
+      who.textContent = `(${name})`;
+      payer.append(" ", who);
+    }
+  }
   const wasHidden = box.hidden;
   box.hidden = false;
   if (wasHidden) $("toll-ok").focus();
 }
 
 function maybeHandover() {
+  // a route of its own for each player (turnos rápidos): the phone changes hands
   const box = $("handover");
-  const v = view.config.variant;
-  if (view.result || view.phase === "toll" || v !== "rapidos") { box.hidden = true; return; }
-  const key = `${view.current}:${view.routes.map((r) => r.used).join(",")}`;
-  if (shownFor === null) { shownFor = `${view.current}`; return; }
-  if (shownFor === `${view.current}`) return;
-  shownFor = `${view.current}`;
+  if (view.result || view.phase === "toll" || view.routes.length < 2) { box.hidden = true; return; }
+  if (shownFor === null) { shownFor = view.playing; return; }
+  if (shownFor === view.playing) return;
+  shownFor = view.playing;
   $("handover-title").textContent = _("Turno de {name}", { name: playerName(view.current) });
   const r = routeNow();
   $("handover-text").textContent = _("Pasa el móvil. Tu ruta sigue donde la dejaste: posición {pos}, fallos: {misses}.", { pos: r.pos, misses: r.misses });
   box.hidden = false;
-  box.dataset.key = key;
   $("handover-ok").focus();
 }
-$("handover-ok").addEventListener("click", () => { $("handover").hidden = true; });
-$("toll-ok").addEventListener("click", () => send({ type: "confirm_toll" }));
-$("odds-toggle").addEventListener("click", () => { oddsOpen = !oddsOpen; localStorage.setItem(_("Probabilidades"), oddsOpen ? "1" : "0"); renderOdds(); });
 
 function showEnd() {
   const r = view.result;
-  let title;
-  if (r.winner !== null) title = rapid() ? _("¡Gana {name}!", { name: playerName(r.winner) }) : _("¡Ruta completada!");
-  else title = _("Fin del camino");
-  $("end-title").textContent = title;
-  $("end-reason").textContent = REASONS[r.reason] || "";
-  const stats = view.routes.map((route, i) => {
-    const li = document.createElement("li");
-    const who = rapid() ? `${playerName(i)}: ` : "";
-    li.textContent = who + _("Cartas usadas: {used} · fallos: {misses} · peajes: {tolls}", { used: route.used, misses: route.misses, tolls: route.tolls });
-    return li;
+  const several = view.routes.length > 1;
+  let title = _("Fin del camino");
+  if (r.winner !== null) title = several ? _("¡Gana {name}!", { name: playerName(r.winner) }) : _("¡Ruta completada!");
+  const figures = (route) => _("Cartas usadas: {used} · fallos: {misses} · peajes: {tolls}", { used: route.used, misses: route.misses, tolls: route.tolls });
+  table.showEnd({
+    title,
+    reason: REASONS[r.reason] || "",
+    stats: several ? "" : figures(view.routes[0]),
+    rows: several ? view.routes.map((route, i) => ({ text: `${playerName(i)}: ${figures(route)}`, winner: i === r.winner })) : [],
+    won: r.winner !== null,
   });
-  $("end-stats").replaceChildren(...stats);
-  const wasHidden = $("end").hidden;
-  $("end").hidden = false;
-  $("end").classList.toggle("won", r.winner !== null);
-  if (wasHidden) $("again").focus();
 }
 
-// --- the socket --------------------------------------------------------------------
-
-let waiting = false;
-function send(move) {
-  if (waiting) return;
-  if (sock.move(move)) waiting = true;
-}
-
-
-const sock = new GameSocket(root.dataset.game, {
-  message(msg) {
-    $("conn").hidden = true;
-    if (msg.type === "joined") {
-      view = msg.view; waiting = false; shownFor = null;
-      if (view.last) lastReveal = revealKey(view.last);
-    } else if (msg.type === "update" || msg.type === "sync") { view = msg.view; waiting = false; }
-    else if (msg.type === "error") {
-      waiting = false;
-      if (msg.sync) view = msg.sync.view;
-      if (msg.code !== "stale_version") toast(msg.message);
-    } else return;
-    render();
-  },
-  offline() { $("conn").textContent = _("Sin conexión. Reconectando…"); $("conn").hidden = false; waiting = false; },
+$("handover-ok").addEventListener("click", () => { $("handover").hidden = true; });
+$("toll-ok").addEventListener("click", () => table.move({ type: "confirm_toll" }));
+$("odds-toggle").addEventListener("click", () => {
+  oddsOpen = !oddsOpen;
+  localStorage.setItem(ODDS_KEY, oddsOpen ? "1" : "0");
+  if (view) renderOdds();
 });
-window.__tapete = { get view() { return view; } };
+
+const table = new Table({ render });
