@@ -2,10 +2,11 @@
 
 Each playout is a match (2–4 players, 1, 3 or 5 hands) where the seat to play picks at
 random among drawing (or passing), a clock timeout, a play a simple deterministic builder
-finds on a quarter of the turns (new sets from the rack, tiles on the ends of the table's sets) and a broken draft
-(refused). After every move it hashes ``dump(state)`` and ``view(state, seat)`` of every
-seat; every refusal's code; and the parts of ``check`` that say what is legal (ok, the
-error codes, each set's validity, kind and value, the meld points).
+finds on a quarter of the turns (new sets from the rack, tiles on the ends of the table's
+sets) and a broken draft (refused). After every move it hashes ``dump(state)`` and
+``view(state, seat)`` of every seat; every refusal's code; and the parts of ``check`` that
+say what is legal (ok, the error codes, each set's validity, kind and value, the meld
+points).
 
 The hands of a match wait for every seat to confirm the summary (``next``) before the next
 deal: a move here is a player's move and the confirmations that follow it, so the dumps
@@ -33,7 +34,7 @@ from tapete.bots.rummy import _beginner, _rack_sets
 from tapete.games import rummy
 from tapete.games.protocol import IllegalMove
 
-VIEW_ADDED = ("waiting", "meld", "ready")
+VIEW_ADDED = ("waiting", "meld_needed")
 """Fields a view gained after the first fingerprint (the wait between hands, the meld
 threshold the page shows): not hashed, so the same hash says nothing else changed."""
 
@@ -72,7 +73,7 @@ def playout(seed: int, h: Any) -> int:
     while state.result is None:
         seat = state.turn
         rack, table = list(state.racks[seat]), [tuple(s) for s in state.table]
-        options: list[Any] = list(rummy.legal_moves(state, seat)) + [rummy.Timeout()]
+        options: list[Any] = [*rummy.legal_moves(state, seat), rummy.Timeout()]
         if rng.random() >= 0.25:
             layout = table
         elif state.melded[seat]:
