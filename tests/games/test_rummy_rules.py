@@ -1225,3 +1225,12 @@ def test_seed_example_retrieving_a_joker() -> None:
     refused(s, 0, lay("4R 5R 6R", "8A 9A 10A", "J1 11N 12N"), "joker_unbacked")
     play(s, 0, "4R 5R 6R 7R", "8A 9A 10A", "J1 11N 12N")
     assert table(s) == ["4R 5R 6R 7R", "8A 9A 10A", "J1 11N 12N"] and racks(s)[0] == "2O"
+
+
+def test_check_says_how_each_set_reads() -> None:
+    """The page shows a set as it reads: a run's numbers from lowest to highest, the jokers
+    where they were put; a group as laid (``tidy``, None when the set already reads so)."""
+    s = pos("4R 5R 6R J1 7A 7N 7O 1A", "1N", melded=[True, False])
+    report = rummy.check(s, 0, lay("6R J1 4R", "7N 7A 7O", "5R").table)
+    assert [x["tidy"] for x in report["sets"]] == [["4R", "J1", "6R"], None, None]
+    assert rummy.tidy(tiles("6R 4R 5R")) == tuple(tiles("4R 5R 6R"))
