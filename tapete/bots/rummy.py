@@ -2,8 +2,9 @@
 
 A bot reads only its seat's ``view`` (:func:`tapete.games.rummy.view`) and answers with a
 move — ``{"type": "play", "table": [...]}`` or the draw/pass of ``view["legal"]`` — and a
-"thinking" delay of 0.8–2 s for the room to wait. The same view and level give the same
-answer (the delay comes from a generator seeded with stable fields of the view).
+"thinking" delay of 0.8–2 s for the room to wait (at the end of a hand it says ``next`` at
+once: the next hand waits only for the people at the table). The same view and level give
+the same answer (the delay comes from a generator seeded with stable fields of the view).
 
 * **principiante** makes new sets from its rack (its initial meld is the best one, or it
   draws); once down, it also adds tiles to the ends of the table's runs and to groups of
@@ -65,6 +66,8 @@ def choose(view: JSON, level: str = "normal") -> Choice | None:
     """The move this seat makes now and the delay before the room applies it, or None."""
     level = level_name(level)
     legal: list[JSON] = view.get("legal") or []
+    if {"type": "next"} in legal:
+        return {"type": "next"}, 0.0  # the end of a hand: on to the next one at once
     if not legal or view.get("turn") != view.get("seat"):
         return None
     fallback = dict(legal[0])

@@ -4,18 +4,20 @@ end of a hand and a phone.
 
 Each test starts its game from a set position through the test API (`--test-api`): seat 0
 is ours, the bots are Sofía, Pablo and Lucía, and the pool's next tile is its LAST code.
-The page exposes `window.__tapete.view` / `.draft` / `.report`; the tests use the view to know
-when the bots are done and the report to know the server has checked a draft, and read the
-DOM for what they assert.
+The page exposes `window.__tapete.view` (the table controller) and `window.__rummy.draft` /
+`.report`; the tests use the view to know when the bots are done and the report to know the
+server has checked a draft, and read the DOM for what they assert.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, open_position, shot
+import pytest
+from browser import PHONE, TIMEOUT, no_horizontal_scroll, open_position, shot, view
 from playwright.sync_api import Locator, Page, expect
 
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
@@ -64,7 +66,32 @@ FINISH = {
 }
 
 
+# Hand 1 of 3: laying the three 10s empties our rack; Sofía is left with 37 points.
+HAND_OF_THREE = {**FINISH, "config": {"hands": 3}}
+# Two sets of three (10-11-12 rojo, 33; three 9s, 27) among tiles that make nothing else.
+KEYS = {
+    "racks": [
+        "10R 11R 12R 9A 9N 9O 2A 3O 5N 1A 4R 7O 13N 6A",
+        "1R 2A 3N 4O 5R 6A 7N 8O 9R 11A 12N 13O 1O 2N",
+    ],
+    "pool": "2N 3N 4N 5N 6N 7N",
+    "melded": [False, False],
+    "turn": 0,
+}
+
+
 expect.set_options(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def english(browser: Any) -> Iterator[Page]:
+    """A desktop page whose browser speaks English (a guest of its own)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 # helpers ---------------------------------------------------------------------------------
@@ -117,7 +144,7 @@ def drag(page: Page, source: Locator, target: Locator) -> None:
 
 def checked(page: Page) -> None:
     """Wait for the server's report on the draft (the table re-renders when it comes)."""
-    page.wait_for_function("() => window.__tapete.report !== null")
+    page.wait_for_function("() => window.__rummy.report !== null")
 
 
 def place(page: Page, code: str, target: str, *, tap: bool = False) -> None:
@@ -253,24 +280,25 @@ def test_finish_a_short_hand(page: Page, server_url: str, screenshots: Path) -> 
     meld_tens(page)
     expect(page.locator("#rack .tile")).to_have_count(0)
     page.locator("#done").click()
-    summary = page.locator("#summary")
-    expect(summary).to_be_visible()
-    expect(page.locator("#summary-title")).to_have_text("¡Has ganado la partida!")
+    end = page.locator("#end")
+    expect(end).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado la partida!")
+    expect(page.locator("#end-reason")).to_have_text("Te quedaste sin fichas.")
     # Sofía keeps 1+2+3 + 9·3 + 4 = 37 points on her rack
-    expect(page.locator("#summary-list li")).to_have_count(2)
-    expect(page.locator("#summary-list li.winner")).to_contain_text("+37")
-    expect(page.locator("#summary-list li").nth(1)).to_contain_text("Sofía: -37")
+    expect(page.locator("#end-list li")).to_have_count(2)
+    expect(page.locator("#end-list li.winner")).to_contain_text("+37")
+    expect(page.locator("#end-list li").nth(1)).to_contain_text("Sofía: -37")
     again = page.locator("#again")
     expect(again).to_be_visible()
     expect(again).to_have_text("Nueva partida")
     expect(again).to_be_focused()
-    expect(page.locator("#summary-ok")).to_be_hidden()
+    expect(page.locator("#summary")).to_be_hidden()
     expect(page.locator("#turn-label")).to_have_text("Partida terminada")
     shot(page, screenshots / "desktop-rummy-summary.png")
 
     again.click()
     page.wait_for_url(lambda url: GAME_URL.search(url) is not None and url != first)
-    expect(page.locator("#summary")).to_be_hidden()
+    expect(page.locator("#end")).to_be_hidden()
     expect(page.locator("#rack .tile")).to_have_count(14)
 
 
@@ -326,6 +354,170 @@ def test_phone_taps(phone: Page, server_url: str, screenshots: Path) -> None:
     from_position(page, server_url, FINISH)
     meld_tens(page, tap=True)
     page.locator("#done").tap()
-    expect(page.locator("#summary-title")).to_have_text("¡Has ganado la partida!")
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado la partida!")
     no_horizontal_scroll(page)
     shot(page, screenshots / "phone-rummy-summary.png")
+
+
+# the end of a hand: nothing goes on behind the summary -----------------------------------
+
+
+def test_the_next_hand_waits_for_the_summary(
+    page: Page, server_url: str, screenshots: Path
+) -> None:
+    from_position(page, server_url, HAND_OF_THREE)
+    meld_tens(page)
+    page.locator("#done").click()
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    expect(page.locator("#summary-title")).to_have_text("Fin de la mano 1")
+    expect(page.locator("#summary-text")).to_have_text("Te quedaste sin fichas.")
+    expect(page.locator("#summary-list li.winner")).to_contain_text("Tú: +37 (total 37)")
+    expect(page.locator("#summary-racks")).to_contain_text("Sofía se queda con 1 rojo")
+    ok = page.locator("#summary-ok")
+    expect(ok).to_have_text("Siguiente mano")
+    expect(ok).to_be_focused()
+    # the final table of the hand stays in view, and nothing is dealt behind the summary
+    assert sorted(codes(table_set(page, 0))) == ["10A", "10N", "10R"]
+    expect(page.locator("#rack .tile")).to_have_count(0)
+    expect(page.locator("#hand-label")).to_contain_text("Mano 1 de 3")
+    page.wait_for_timeout(1_500)  # far longer than a bot's answer at this pace
+    now = view(page)
+    assert now["hand"] == 1 and now["waiting"] == [0] and now["scores"] == [37, -37]
+    shot(page, screenshots / "rummy-hand-end-es.png")
+
+    ok.click()
+    expect(summary).to_be_hidden()
+    expect(page.locator("#hand-label")).to_contain_text("Mano 2 de 3")
+    settle(page)  # Sofía starts hand 2
+    expect(page.locator("#rack .tile")).not_to_have_count(0)
+    assert view(page)["hand"] == 2
+
+
+# a reload keeps the arrangement ---------------------------------------------------------
+
+
+def test_a_reload_keeps_the_draft(page: Page, server_url: str) -> None:
+    from_position(page, server_url, MELD)
+    place(page, "10R", "#sets .new-set")
+    place(page, "10A", '#sets .set[data-set="0"] .slot')
+    expect(page.locator("#rack .tile")).to_have_count(12)
+    page.wait_for_timeout(300)  # the check that carries the draft to the room has gone
+    page.reload()
+    settle(page)
+    expect(table_set(page, 0).locator(".tile")).to_have_count(2)
+    assert sorted(codes(table_set(page, 0))) == ["10A", "10R"]
+    expect(page.locator("#rack .tile")).to_have_count(12)
+    expect(rack_tile(page, "10N")).to_have_count(1)
+    place(page, "10N", '#sets .set[data-set="0"] .slot')
+    end_turn(page)
+    expect(page.locator("#log")).to_contain_text("Pones 3 fichas (bajada de 30)")
+
+
+# the keyboard ---------------------------------------------------------------------------
+
+FOCUS = """() => {
+  const el = document.activeElement;
+  return el ? {id: el.id, code: el.dataset.code || null, rack: !!el.closest("#rack"),
+               visible: el.matches(":focus-visible")} : null;
+}"""
+
+
+def test_a_six_tile_meld_with_few_keys(page: Page, server_url: str, screenshots: Path) -> None:
+    """Two sets of three from the keyboard alone, counting every key pressed from the page's
+    load to the end of the turn: the arrows move along the rack, N starts a set, A adds to it."""
+    from_position(page, server_url, KEYS)
+    presses = 0
+
+    def press(key: str) -> dict[str, Any]:
+        nonlocal presses
+        presses += 1
+        page.keyboard.press(key)
+        focus = page.evaluate(FOCUS)
+        assert focus is not None and focus["visible"], (key, focus)  # the focus is seen
+        return dict(focus)
+
+    def to(code: str) -> None:
+        while page.evaluate(FOCUS)["code"] != code:
+            press("ArrowRight")
+            assert presses < 40
+
+    while not press("Tab")["rack"]:
+        assert presses < 15
+    for first, *rest in (("10R", "11R", "12R"), ("9A", "9N", "9O")):
+        to(first)
+        press("n")
+        for code in rest:
+            to(code)
+            press("a")
+    checked(page)
+    assert sorted(map(sorted, view_table(page))) == [["10R", "11R", "12R"], ["9A", "9N", "9O"]]
+    expect(page.locator("#meld")).to_have_text("Bajada: 60 / 30")
+    shot(page, screenshots / "rummy-keyboard-es.png")
+    while press("Tab")["id"] != "done":  # no trap: Tab leaves the rack for the buttons
+        assert presses < 40
+    before = turns(page)
+    press("Enter")
+    settle(page, before)
+    assert presses < 30, presses
+    print(f"keys for a six-tile meld: {presses}")
+    expect(page.locator("#log")).to_contain_text("Pones 6 fichas (bajada de 60)")
+
+
+def view_table(page: Page) -> list[list[str]]:
+    sets = page.evaluate("() => window.__rummy.draft.sets.map((s) => s.map((t) => t.code))")
+    return [list(x) for x in sets]
+
+
+# in English -------------------------------------------------------------------------------
+
+
+def test_the_table_in_english(english: Page, server_url: str, screenshots: Path) -> None:
+    page = english
+    open_position(page, server_url, "rummy", MELD, "principiante")
+    settle(page)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#turn-label")).to_have_text("Your turn")
+    expect(page.locator("#meld")).to_have_text("Meld: 0 / 30")
+    expect(page.locator("#draw")).to_have_text("Draw")
+    expect(page.locator("#help")).to_have_text(
+        "Your initial meld: new sets from your rack worth 30 or more. Or draw."
+    )
+    expect(rack_tile(page, "10R")).to_have_attribute("aria-label", "red 10")
+    place(page, "4R", "#sets .new-set")
+    place(page, "5R", '#sets .set[data-set="0"] .slot')
+    place(page, "7R", '#sets .set[data-set="0"] .slot')
+    why = "The red run 4-5-7 isn't valid: the 6 is missing."
+    expect(page.locator("#sets .set.invalid .set-why")).to_have_text(why)
+    expect(page.locator("#help")).to_have_text(why)
+    expect(table_set(page, 0)).to_have_attribute("aria-label", re.compile(r"^Set 1: red 4, red 5"))
+    shot(page, screenshots / "rummy-invalid-en.png")
+    page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+    shot(page, screenshots / "rummy-invalid-en-phone.png")
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    open_position(page, server_url, "rummy", HAND_OF_THREE, "principiante")
+    settle(page)
+    meld_tens(page)
+    page.locator("#done").click()
+    expect(page.locator("#summary-title")).to_have_text("End of hand 1")
+    expect(page.locator("#summary-text")).to_have_text("You ran out of tiles.")
+    expect(page.locator("#summary-list li.winner")).to_have_text("You: +37 (total 37)")
+    expect(page.locator("#summary-racks")).to_contain_text("Sofía is left with red 1, red 2")
+    expect(page.locator("#summary-ok")).to_have_text("Next hand")
+    shot(page, screenshots / "rummy-hand-end-en.png")
+    page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "rummy-hand-end-en-phone.png", full=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    open_position(page, server_url, "rummy", FINISH, "principiante")
+    settle(page)
+    meld_tens(page)
+    page.locator("#done").click()
+    expect(page.locator("#end-title")).to_have_text("You won the match!")
+    expect(page.locator("#end-reason")).to_have_text("You ran out of tiles.")
+    expect(page.locator("#end-list li").nth(1)).to_have_text("Sofía: -37 (total -37)")
+    expect(page.locator("#again")).to_have_text("New game")
+    expect(page.locator("#turn-label")).to_have_text("Game over")
+    shot(page, screenshots / "rummy-end-en.png")

@@ -352,7 +352,10 @@ def check_state(state: rummy.State, table_changed: bool = True) -> None:
             assert rummy.analyze(s).valid, s
     n = len(state.racks)
     assert 0 <= state.turn < n and 0 <= state.passes <= n
-    if state.result is None:
+    if state.result is None and state.waiting:  # between hands: the end stays in view
+        assert rummy.actors(state) == state.waiting == sorted(set(state.waiting))
+        assert state.last_hand is not None and state.last_hand["hand"] == state.hand
+    elif state.result is None:
         assert all(state.racks), "an empty rack and the hand goes on"
         assert rummy.actors(state) == [state.turn]
         assert state.passes == 0 or not state.pool
@@ -453,8 +456,19 @@ def play_match(index: int, stats: Counter[str]) -> None:
         in_hand += 1
         assert in_hand <= HAND_CAP, "a hand that does not end"
         check_state(state, table_changed=isinstance(move, Play))
+        while state.waiting:  # every seat says it has seen the hand's end, in any order
+            if r.random() < 0.2:
+                refused(state, state.waiting[0], rummy.Draw(), "hand_over")
+            who = r.choice(state.waiting)
+            nxt = rummy.Next() if r.random() < 0.8 else rummy.Timeout()
+            more = rummy.apply(state, who, nxt)
+            if twin is not None:
+                assert rummy.apply(twin, who, nxt) == more
+            assert more[0] == {"t": "ready", "seat": who}
+            check_state(state, table_changed=False)
+            events += more
         for e in events:
-            assert e["t"] in ("play", "draw", "pass", "hand_end", "hand_start", "end")
+            assert e["t"] in ("play", "draw", "pass", "hand_end", "ready", "hand_start", "end")
             if e["t"] == "draw":
                 assert e["seat"] == seat and len(e["secret"]) == 1
             if e["t"] == "hand_end":

@@ -19,9 +19,10 @@ import pytest
 
 from tapete.games import rummy
 from tapete.games.protocol import Event, IllegalMove
-from tapete.games.rummy import Draw, Pass, Play, Timeout
+from tapete.games.rummy import Draw, Next, Pass, Play, Timeout
+from tapete.i18n import translations
 from tapete.rng import Rng
-from tapete.tiles import JOKERS, fmt, full_set, name, points, tile, tiles
+from tapete.tiles import JOKERS, fmt, full_set, points, text, tile, tiles
 
 # --- helpers ---------------------------------------------------------------------------
 
@@ -77,6 +78,19 @@ def info(text: str) -> rummy.SetInfo:
     return rummy.analyze(tiles(text))
 
 
+es = translations("es", "rummy").gettext
+
+
+def why(i: rummy.SetInfo, lang: str = "es") -> str:
+    """Why a set is not valid, in the player's words (as a refusal of it says)."""
+    return rummy.SPEC.describe(IllegalMove("invalid_set", reason=rummy.reason(i)), lang)
+
+
+def name(t: int, lang: str = "es") -> str:
+    """A tile's name: «7 azul», "blue 7"."""
+    return rummy.names.tile_name(text(t), translations(lang, "rummy").gettext)
+
+
 def faces(*codes: str) -> frozenset[tuple[int, int]]:
     """``faces("5N", "5O")``: what a joker may stand for, as (colour, number) pairs."""
     return frozenset((tile(c) // 13, tile(c) % 13 + 1) for c in codes)
@@ -84,6 +98,14 @@ def faces(*codes: str) -> frozenset[tuple[int, int]]:
 
 def kinds(events: list[Event]) -> list[str]:
     return [e["t"] for e in events]
+
+
+def next_hand(state: rummy.State) -> list[Event]:
+    """Every seat has seen the end of the hand (``next``, in seat order)."""
+    events: list[Event] = []
+    for seat in list(rummy.actors(state)):
+        events += rummy.apply(state, seat, Next())
+    return events
 
 
 def pass_round(state: rummy.State) -> list[Event]:
@@ -114,6 +136,7 @@ def test_tile_codes() -> None:
     assert fmt(tiles("10R 7A 3N 13O J1 J2")) == "10R 7A 3N 13O J1 J2"
     assert fmt(tiles("10r, 1a jk2")) == "10R 1A J2"
     assert name(tile("7A")) == "7 azul" and name(tile("J1")) == "comodín"
+    assert name(tile("7A"), "en") == "blue 7" and name(tile("J1"), "en") == "joker"
     for bad in ("14R", "0A", "7X", "R", "J3", ""):
         with pytest.raises(ValueError):
             tile(bad)
@@ -169,13 +192,15 @@ def test_group_with_a_repeated_colour_is_refused() -> None:
     """«… y de colores distintos»: dos 7 rojos no forman grupo."""
     i = info("7R 7A 7R")
     assert not i.valid and i.code == "group_repeated_colour"
-    assert i.reason == "El grupo de 7 tiene dos 7 rojo: los colores no se repiten."
+    assert why(i) == "El grupo de 7 tiene dos 7 rojo: los colores no se repiten."
+    assert why(i, "en") == "The group of 7s has two red 7s: colours can't repeat."
 
 
 def test_group_of_5_is_refused() -> None:
     """«Grupo: 3 o 4 piezas»: con un comodín de más serían 5."""
     i = info("7R 7A 7N 7O J1")
-    assert not i.valid and i.code == "group_too_long" and "4 como mucho" in i.reason
+    assert not i.valid and i.code == "group_too_long" and "4 como mucho" in why(i)
+    assert why(i, "en") == "The group of 7s has 5 tiles: 4 at most."
 
 
 @pytest.mark.parametrize("text", ["7R 7A", "4R 5R", "J1 5R", "7R"])
@@ -218,23 +243,28 @@ def test_run_of_3_or_more_consecutive_same_colour(text: str, value: int) -> None
 def test_run_of_mixed_colours_is_refused() -> None:
     """«… del mismo color»."""
     i = info("3O 4R 5O")
-    assert not i.valid and i.code == "run_colours" and "un solo color" in i.reason
+    assert not i.valid and i.code == "run_colours" and "un solo color" in why(i)
+    assert why(i, "en") == "«orange 3, red 4, orange 5»: a run is all one colour."
 
 
 def test_run_with_a_gap_names_the_missing_number() -> None:
     """«al menos 3 números seguidos»: el mensaje dice qué número falta."""
     i = info("4R 5R 7R")
     assert not i.valid and i.code == "run_gap"
-    assert i.reason.startswith("La escalera roja 4-5-7 no es válida: falta el 6")
-    assert "falta el 10" in info("8A 9A 11A 12A").reason
-    assert "falta el 3" in info("1N J1 4N").reason  # the joker stands for the 2
+    assert why(i).startswith("La escalera roja 4-5-7 no es válida: falta el 6")
+    assert "falta el 10" in why(info("8A 9A 11A 12A"))
+    assert "falta el 3" in why(info("1N J1 4N"))  # the joker stands for the 2
+    assert why(i, "en") == "The red run 4-5-7 isn't valid: the 6 is missing."
+    crowded = info("4R J1 5R")  # numbers in order, but a joker too many between them
+    assert crowded.code == "run_crowded" and "sobran fichas" in why(crowded)
 
 
 def test_run_one_only_first() -> None:
     """«El 1 solo puede ir al principio.»"""
     assert info("1R 2R 3R").valid
     i = info("J1 1R 2R")
-    assert not i.valid and i.code == "run_low" and "antes del 1" in i.reason
+    assert not i.valid and i.code == "run_low" and "antes del 1" in why(i)
+    assert why(i, "en") == "The red run J-1-2 isn't valid: nothing comes before the 1."
 
 
 @pytest.mark.parametrize("text", ["12R 13R 1R", "13R 1R 2R", "11R 12R 13R 1R"])
@@ -247,13 +277,15 @@ def test_run_nothing_after_13_no_wrap(text: str) -> None:
 def test_run_joker_after_13_is_refused() -> None:
     """RULES.md: «el 13 solo al final, sin dar la vuelta»: un comodín tras el 13 valdría 14."""
     i = info("12R 13R J1")
-    assert not i.valid and i.code == "run_high" and "después del 13" in i.reason
+    assert not i.valid and i.code == "run_high" and "después del 13" in why(i)
+    assert why(i, "en") == "The red run 12-13-J isn't valid: nothing comes after the 13."
 
 
 def test_run_descending_order_is_refused() -> None:
     """RULES.md: «escalera: 3 o más números consecutivos de un color, en orden»."""
     i = info("7R 6R 5R")
-    assert not i.valid and i.code == "run_order" and "de menor a mayor" in i.reason
+    assert not i.valid and i.code == "run_order" and "de menor a mayor" in why(i)
+    assert why(i, "en") == "The red run 7-6-5 is out of order: lowest to highest."
     assert info("5R 7R 6R").code == "run_order"
 
 
@@ -261,12 +293,15 @@ def test_run_repeating_a_number_is_refused() -> None:
     """«números seguidos»: un número repetido no sigue al anterior."""
     i = info("5R 5R 6R")
     assert not i.valid and i.code == "run_repeat"
+    assert why(i) == "La escalera roja 5-5-6 repite un número."
+    assert why(i, "en") == "The red run 5-5-6 repeats a number."
 
 
 def test_neither_group_nor_run() -> None:
     """Ni grupo (números distintos) ni escalera (colores distintos)."""
     i = info("5R 5A 6N")
-    assert not i.valid and "ni un grupo ni una escalera" in i.reason
+    assert not i.valid and "ni un grupo ni una escalera" in why(i)
+    assert why(i, "en") == "«red 5, blue 5, black 6» is neither a group nor a run."
 
 
 def test_run_joker_is_worth_its_place() -> None:
@@ -308,7 +343,7 @@ def test_one_numbered_tile_and_two_jokers_past_the_ends_is_refused() -> None:
 def test_jokers_alone_are_no_set() -> None:
     """Una combinación necesita al menos una ficha con número (y nunca un error interno)."""
     i = info("J1 J2 J1")
-    assert not i.valid and i.reason
+    assert not i.valid and why(i) == "«J1 J2 J1» no es ni un grupo ni una escalera."
     s = pos("J1 J2 5R", "1A")
     move = rummy.parse_move({"type": "play", "table": [["J1", "J2", "J1"]]})
     refused(s, 0, move, "invalid_set")
@@ -322,7 +357,6 @@ def test_set_value_is_the_numbers_its_tiles_stand_for(text: str, value: int) -> 
     """RULES.md: «El valor de una combinación es la suma de los números que representan sus
     fichas.»"""
     assert info(text).value == value
-    assert rummy.describe(tiles(text)) in ("el grupo de 10", "la escalera roja")
 
 
 # --- a turn: play or draw --------------------------------------------------------------
@@ -630,11 +664,17 @@ def test_check_reports_each_set_and_every_broken_rule_without_changing_anything(
     ]  # fmt: skip
     assert report["sets"][0] == {
         "valid": False, "kind": "", "value": 0,
-        "reason": "«8N 9N»: una combinación necesita 3 fichas o más.",
+        "reason": {"code": "too_short", "params": {"set": ["8N", "9N"]}}, "tidy": None,
     }  # fmt: skip
-    assert report["sets"][1]["reason"].startswith("La escalera roja 4-5-7 no es válida: falta")
+    said = [rummy.name_param("reason", x["reason"], es) for x in report["sets"][:2]]
+    assert said[0] == "«8N 9N»: una combinación necesita 3 fichas o más."
+    assert said[1].startswith("La escalera roja 4-5-7 no es válida: falta")
     assert report["errors"][1]["set"] == ["4R", "5R", "7R"]
-    assert report["sets"][2] == {"valid": True, "kind": "group", "value": 30, "reason": None}
+    assert report["errors"][1]["params"] == {"reason": report["sets"][1]["reason"]}
+    assert report["sets"][2] == {
+        "valid": True, "kind": "group", "value": 30, "reason": None, "tidy": None
+    }  # fmt: skip
+    assert report["meld_points"] == 0 and report["meld_enough"] is False  # 10N is the table's
     assert report["melded"] is False and report["new_tiles"] == 5
     assert rummy.dump(s) == before
 
@@ -645,11 +685,16 @@ def test_check_reports_the_meld_points() -> None:
     report = rummy.check(s, 0, lay("4R 5R 6R 7R", "10R 10A 10N").table)
     assert report == {
         "ok": True, "errors": [], "new_tiles": 3, "meld_points": 30, "melded": False,
+        "meld_needed": 30, "meld_enough": True,
         "sets": [
-            {"valid": True, "kind": "run", "value": 22, "reason": None},
-            {"valid": True, "kind": "group", "value": 30, "reason": None},
+            {"valid": True, "kind": "run", "value": 22, "reason": None, "tidy": None},
+            {"valid": True, "kind": "group", "value": 30, "reason": None, "tidy": None},
         ],
     }  # fmt: skip
+    nines = pos("9R 9A 9N 2O", "1R 2R", pool="5N 6N")
+    short = rummy.check(nines, 0, lay("9R 9A 9N").table)
+    assert short["meld_points"] == 27 and short["meld_needed"] == 30
+    assert short["meld_enough"] is False and not short["ok"]
     assert s.melded == [False, False] and racks(s)[0] == "10R 10A 10N 2O"
 
 
@@ -760,7 +805,10 @@ def test_three_hands_next_hand_is_dealt() -> None:
         hands=3, rng=12345,
     )  # fmt: skip
     events = play(s, 0, "4R 5R 6R", "7R 7A 7N")
-    assert kinds(events) == ["play", "hand_end", "hand_start"]
+    assert kinds(events) == ["play", "hand_end"]
+    assert s.waiting == [0, 1] and rummy.actors(s) == [0, 1] and s.hand == 1
+    events = next_hand(s)
+    assert kinds(events) == ["ready", "ready", "hand_start"]
     assert events[2] == {"t": "hand_start", "hand": 2, "starter": 1}
     assert s.hand == 2 and s.starter == 1 and s.turn == 1 and rummy.actors(s) == [1]
     assert s.scores == [35, -35] and s.result is None and s.passes == 0
@@ -774,9 +822,104 @@ def test_next_starter_wraps_round() -> None:
     """«… después empieza el siguiente jugador en cada mano» — tras el último, el primero."""
     s = pos("3R", "5R", "7A 7N", table=["4R 5R 6R 7R"], melded=[False, False, True],
             turn=2, starter=2, hand=2, hands=3, scores=[0, 4, -4])  # fmt: skip
-    events = play(s, 2, "4R 5R 6R", "7R 7A 7N")
+    play(s, 2, "4R 5R 6R", "7R 7A 7N")
+    events = next_hand(s)
     assert events[-1] == {"t": "hand_start", "hand": 3, "starter": 0}
     assert s.turn == 0 and s.scores == [-3, -1, 4]
+
+
+# --- between hands: every seat sees the end of the hand before the next deal ----------
+
+
+def _hand_over() -> rummy.State:
+    """Hand 1 of 3 just ended: seat 0 went out with the 7s; seat 1 keeps 5R J1."""
+    s = pos(
+        "7A 7N", "5R J1", table=["4R 5R 6R 7R"], melded=[True, False], pool="2N 3N",
+        hands=3, rng=12345,
+    )  # fmt: skip
+    play(s, 0, "4R 5R 6R", "7R 7A 7N")
+    return s
+
+
+def test_after_a_hand_the_table_waits_for_every_seat() -> None:
+    """Nothing is dealt until every seat has seen the hand's end: the final table and the
+    racks stay as the hand ended, and each seat may only say «Siguiente mano» (``next``)."""
+    s = _hand_over()
+    assert s.waiting == [0, 1] and rummy.actors(s) == [0, 1]
+    assert s.hand == 1 and s.result is None and s.scores == [35, -35]
+    assert table(s) == ["4R 5R 6R", "7R 7A 7N"] and racks(s) == ["", "5R J1"]
+    assert len(s.pool) == 2, "the next hand is not dealt yet"
+    for seat in (0, 1):
+        assert rummy.legal_moves(s, seat) == [Next()]
+        v = rummy.view(s, seat)
+        assert v["waiting"] == [0, 1] and v["legal"] == [{"type": "next"}]
+        assert v["table"] == [["4R", "5R", "6R"], ["7R", "7A", "7N"]]
+        assert v["last_hand"]["racks"] == ["", "5R J1"] and v["last_hand"]["delta"] == [35, -35]
+    assert rummy.view(s, None)["legal"] == []
+
+
+@pytest.mark.parametrize("move", [Draw(), Pass(), lay("4R 5R 6R", "7R 7A 7N", "5R J1")])
+def test_between_hands_nothing_but_next(move: Any) -> None:
+    """Between hands nobody draws, passes or plays."""
+    s = _hand_over()
+    e = refused(s, 1, move, "hand_over")
+    assert rummy.SPEC.describe(e, "es") == "La mano ha terminado: pulsa «Siguiente mano»."
+    assert rummy.SPEC.describe(e, "en") == "The hand is over: press “Next hand”."
+
+
+def test_next_once_per_seat_and_the_last_one_deals() -> None:
+    """Each seat says it once; when the last one has, the next hand is dealt, started by the
+    next player (RULES.md: «after that, the next player starts each hand»)."""
+    s = _hand_over()
+    assert rummy.apply(s, 1, Next()) == [{"t": "ready", "seat": 1}]
+    assert s.waiting == [0] and rummy.actors(s) == [0] and rummy.legal_moves(s, 1) == []
+    e = refused(s, 1, Next(), "already_ready")
+    assert "faltan los demás" in rummy.SPEC.describe(e, "es")
+    events = rummy.apply(s, 0, Next())
+    assert events == [{"t": "ready", "seat": 0}, {"t": "hand_start", "hand": 2, "starter": 1}]
+    assert s.waiting == [] and s.hand == 2 and s.turn == 1 and rummy.actors(s) == [1]
+    assert [len(r) for r in s.racks] == [14, 14] and s.table == [] and len(s.pool) == 78
+    assert Counter(rummy.all_tiles(s)) == Counter(full_set())
+    assert s.last_hand is not None and s.last_hand["hand"] == 1, "the summary stays"
+
+
+def test_next_during_a_hand_is_refused() -> None:
+    s = pos("10R 2O", "1R 2R", pool="5N")
+    refused(s, 0, Next(), "hand_not_over")
+    assert rummy.legal_moves(s, 0) == [Draw()]
+
+
+def test_the_last_hand_does_not_wait() -> None:
+    """After the last hand the match is over: nothing to wait for."""
+    s = pos("7A 7N", "5R", table=["4R 5R 6R 7R"], melded=[True, False], hand=3, hands=3)
+    play(s, 0, "4R 5R 6R", "7R 7A 7N")
+    assert s.result is not None and s.waiting == [] and rummy.actors(s) == []
+    assert "waiting" not in rummy.dump(s)
+
+
+def test_between_hands_the_clock_says_next() -> None:
+    """A clock runs for each seat yet to say it (online rooms); when it runs out, the seat is
+    taken to have seen the hand's end."""
+    s = _hand_over()
+    assert rummy.clocks(s) == [("turn", 0, s.turns), ("turn", 1, s.turns)]
+    assert rummy.apply(s, 0, Timeout()) == [{"t": "ready", "seat": 0}]
+    assert rummy.clocks(s) == [("turn", 1, s.turns)]
+    assert kinds(rummy.apply(s, 1, Timeout())) == ["ready", "hand_start"]
+    assert rummy.clocks(s) == [("turn", 1, s.turns)]
+
+
+def test_a_position_between_hands() -> None:
+    """docs/positions.md: ``waiting`` lists the seats yet to see the hand's end; it is written
+    only between hands."""
+    s = _hand_over()
+    rummy.apply(s, 1, Next())
+    data = json.loads(json.dumps(rummy.dump(s)))
+    assert data["waiting"] == [0] and data["racks"] == ["", "5R J1"]
+    again = rummy.load(data)
+    assert rummy.dump(again) == rummy.dump(s) and rummy.actors(again) == [0]
+    assert rummy.apply(again, 0, Next())[-1] == {"t": "hand_start", "hand": 2, "starter": 1}
+    short = rummy.load({"racks": ["", "5R"], "hand": 1, "config": {"hands": 3}, "waiting": [1]})
+    assert rummy.actors(short) == [1] and rummy.legal_moves(short, 0) == []
 
 
 @pytest.mark.parametrize(
@@ -803,7 +946,8 @@ def test_five_hands_fourth_hand_goes_on() -> None:
     """«5 rondas»: tras la cuarta mano se reparte la quinta."""
     s = pos("7A 7N", "5R", table=["4R 5R 6R 7R"], melded=[True, False], hand=4, hands=5,
             starter=1, scores=[3, -3])  # fmt: skip
-    events = play(s, 0, "4R 5R 6R", "7R 7A 7N")
+    play(s, 0, "4R 5R 6R", "7R 7A 7N")
+    events = next_hand(s)
     assert events[-1] == {"t": "hand_start", "hand": 5, "starter": 0}
     assert s.result is None and s.scores == [8, -8]
 
@@ -817,7 +961,9 @@ def test_match_of_1_3_or_5_hands(players: int, hands: int) -> None:
     ends: list[Event] = []
     starters = [s.starter]
     while s.result is None:
-        events = rummy.apply(s, s.turn, Timeout())  # nobody plays: draw, then pass
+        events = []
+        for seat in rummy.actors(s):  # nobody plays: draw, then pass; the clock says next
+            events += rummy.apply(s, seat, Timeout())
         ends += [e for e in events if e["t"] == "hand_end"]
         starters += [e["starter"] for e in events if e["t"] == "hand_start"]
     assert [e["hand"] for e in ends] == list(range(1, hands + 1))
@@ -988,8 +1134,11 @@ def test_dump_load_round_trip_and_same_future() -> None:
     for seat in (0, 1, 2, None):
         assert rummy.view(copy_, seat) == rummy.view(s, seat)
     while s.hand == 1:  # both play on into hand 2: the same new deal
-        rummy.apply(s, s.turn, Timeout())
-        rummy.apply(copy_, copy_.turn, Timeout())
+        for state in (s, copy_):
+            for seat in rummy.actors(state):
+                rummy.apply(state, seat, Timeout())
+                if state.waiting:  # the end of hand 1, as a position
+                    assert rummy.dump(rummy.load(rummy.dump(state))) == rummy.dump(state)
     assert rummy.dump(copy_) == rummy.dump(s)
 
 
@@ -1001,8 +1150,8 @@ def test_load_keeps_starter_0_when_another_seat_is_to_play() -> None:
     assert s.starter == 0
     again = rummy.load(rummy.dump(s))
     assert rummy.dump(again) == rummy.dump(s)
-    events = play(again, 1, "4R 5R 6R", "7R 7A 7N")
-    assert events[-1] == {"t": "hand_start", "hand": 2, "starter": 1}
+    play(again, 1, "4R 5R 6R", "7R 7A 7N")
+    assert next_hand(again)[-1] == {"t": "hand_start", "hand": 2, "starter": 1}
 
 
 def test_load_accepts_lists_of_ints() -> None:
@@ -1076,3 +1225,12 @@ def test_seed_example_retrieving_a_joker() -> None:
     refused(s, 0, lay("4R 5R 6R", "8A 9A 10A", "J1 11N 12N"), "joker_unbacked")
     play(s, 0, "4R 5R 6R 7R", "8A 9A 10A", "J1 11N 12N")
     assert table(s) == ["4R 5R 6R 7R", "8A 9A 10A", "J1 11N 12N"] and racks(s)[0] == "2O"
+
+
+def test_check_says_how_each_set_reads() -> None:
+    """The page shows a set as it reads: a run's numbers from lowest to highest, the jokers
+    where they were put; a group as laid (``tidy``, None when the set already reads so)."""
+    s = pos("4R 5R 6R J1 7A 7N 7O 1A", "1N", melded=[True, False])
+    report = rummy.check(s, 0, lay("6R J1 4R", "7N 7A 7O", "5R").table)
+    assert [x["tidy"] for x in report["sets"]] == [["4R", "J1", "6R"], None, None]
+    assert rummy.tidy(tiles("6R 4R 5R")) == tuple(tiles("4R 5R 6R"))

@@ -1,18 +1,23 @@
-"""Rummy de fichas: the rules, pure (``game``), and what makes a set (``sets``)."""
+"""Rummy de fichas: the rules, pure (``game``), what makes a set (``sets``), and the names
+of tiles and colours in the player's language (``names``)."""
 
-from typing import Final
+from typing import Any, Final
 
-from tapete.games.protocol import Clock, GameSpec, Hall, HandCodec
+from tapete.games.protocol import Clock, GameSpec, Hall
+from tapete.games.rummy import names
 from tapete.games.rummy.game import (
     CLOCK_MOVES,
     CONFIG,
     MELD_POINTS,
+    MOVES,
     Config,
     Draw,
     Layout,
-    Move,
+    Moves,
+    Next,
     Pass,
     Play,
+    Position,
     State,
     Timeout,
     actors,
@@ -27,6 +32,7 @@ from tapete.games.rummy.game import (
     joker_meanings,
     legal_moves,
     load,
+    move,
     new,
     outcome,
     parse_config,
@@ -35,25 +41,39 @@ from tapete.games.rummy.game import (
     seats,
     view,
 )
-from tapete.games.rummy.sets import SetInfo, analyze, describe
+from tapete.games.rummy.sets import MESSAGES as SET_MESSAGES
+from tapete.games.rummy.sets import SetInfo, analyze, reason, tidy
 from tapete.i18n import N_
 
 __all__ = [
-    "CLOCK_MOVES", "CONFIG", "MELD_POINTS", "SPEC", "Config", "Draw", "Layout", "Move",
-    "Pass", "Play", "SetInfo", "State", "Timeout", "actors", "all_tiles", "analyze", "apply",
-    "check", "clock_move", "clocks", "config_json", "describe", "dump", "hand_scores",
-    "joker_meanings", "legal_moves", "load", "new", "outcome", "parse_config", "parse_layout",
-    "parse_move", "seats", "view",
+    "CLOCK_MOVES", "CONFIG", "MELD_POINTS", "MOVES", "SET_MESSAGES", "SPEC", "Config", "Draw",
+    "Layout", "Moves", "Next", "Pass", "Play", "Position", "SetInfo", "State", "Timeout",
+    "actors", "all_tiles", "analyze", "apply", "check", "clock_move", "clocks", "config_json",
+    "dump", "hand_scores", "joker_meanings", "legal_moves", "load", "move", "name_param",
+    "names", "new", "outcome", "parse_config", "parse_layout", "parse_move", "reason",
+    "seats", "tidy", "view",
 ]  # fmt: skip
 
 
-from tapete.games import rummy as _rules
+def name_param(key: str, value: Any, gettext: names.Gettext) -> str:
+    """A refusal's parameter in the player's words: a tile code (``tile``), the tiles a
+    joker needs (``tiles``), a set's tiles (``set``), a colour's code, or why a set is not
+    valid (``reason``: ``{"code", "params"}``, itself a message of :data:`SET_MESSAGES`)."""
+    if key == "reason" and isinstance(value, dict):
+        inner = {k: name_param(k, v, gettext) for k, v in value.get("params", {}).items()}
+        msgid = SET_MESSAGES.get(str(value.get("code")), N_("Esa combinación no es válida."))
+        return gettext(msgid).format_map(inner)
+    namer = names.NAMERS.get(key)
+    return namer(value, gettext) if namer is not None else str(value)
 
-SPEC: Final = GameSpec[Config, State, Move](
+
+from tapete.games import rummy as _rules  # noqa: E402
+
+SPEC: Final = GameSpec[Config, State, Moves](
     key="rummy",
     rules=_rules,
     config=CONFIG,
-    moves=HandCodec(parse_move, lambda m: m.to_json()),
+    moves=MOVES,
     hall=Hall(
         title=N_("Rummy de fichas"),
         line=N_(
@@ -66,22 +86,29 @@ SPEC: Final = GameSpec[Config, State, Move](
     messages={
         "pool_empty": N_("El pozo está vacío: no se puede robar; pasa."),
         "must_draw": N_("Aún quedan fichas en el pozo: roba en vez de pasar."),
-        # the checks of a play still carry their own sentence (being moved to the catalog)
-        **dict.fromkeys(
-            (
-                "invalid_set",
-                "table_tile_missing",
-                "not_in_rack",
-                "no_new_tile",
-                "meld_touch",
-                "meld_short",
-                "joker_unbacked",
-            ),
-            "{detail}",
+        # the five checks of a play, in the order of RULES.md
+        "invalid_set": N_("{reason}"),
+        "table_tile_missing": N_(
+            "Falta en la mesa {tile}: lo que estaba no puede volver al atril."
         ),
+        "not_in_rack": N_("No tienes {tile} en tu atril."),
+        "no_new_tile": N_("Tienes que poner al menos una ficha de tu atril."),
+        "meld_touch": N_(
+            "Antes de tu bajada inicial no puedes tocar la mesa: "
+            "solo combinaciones nuevas de tu atril."
+        ),
+        "meld_short": N_("Tu bajada suma {points}: hacen falta {needed} o más."),
+        "joker_unbacked": N_("Para retirar el comodín hace falta dejar en la mesa {tiles}."),
+        # between hands
+        "hand_over": N_("La mano ha terminado: pulsa «Siguiente mano»."),
+        "already_ready": N_("Ya has pasado a la siguiente mano; faltan los demás."),
+        "hand_not_over": N_("La mano no ha terminado."),
+        "bad_position": N_("Posición mal formada ({field})."),
     },
+    params=name_param,
     clocks={"turn": Clock(practice=None, online=60.0)},
     clock_moves=CLOCK_MOVES,
     drafting=_rules,
 )
-"""Rummy's descriptor."""
+"""Rummy's descriptor. A refusal of an invalid set carries why (``reason``), which
+:func:`name_param` writes as the set's own message."""

@@ -5,7 +5,7 @@ order laid down). :func:`check` reports on a draft without applying anything; :f
 refuses an illegal play with the first rule it breaks.
 
 >>> s = load({"racks": ["10R 10A 10N 2O", "1R 2R"], "pool": "5N 6N"})
->>> _ = apply(s, 0, Play(((tile("10R"), tile("10A"), tile("10N")),)))
+>>> _ = apply(s, 0, move({"type": "play", "table": [["10R", "10A", "10N"]]}))
 >>> s.melded[0], [fmt(list(x)) for x in s.table], s.turn
 (True, ['10R 10A 10N'], 1)
 """
@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
+import msgspec
 from msgspec import Meta
 
-from tapete.games.protocol import JSON, BareMove, Codec, Event, IllegalMove, Options
-from tapete.games.rummy.sets import Meaning, analyze
+from tapete.games.protocol import JSON, Codec, Event, IllegalMove, Move, Options
+from tapete.games.rummy.sets import Meaning, analyze, reason, tidy
 from tapete.i18n import N_
 from tapete.rng import Rng
-from tapete.tiles import fmt, full_set, name, points, text, tile, tiles
+from tapete.tiles import COLOURS, Tile, Tiles, fmt, full_set, points, text
 
 RACK_SIZE: Final = 14
 MELD_POINTS: Final = 30
@@ -49,77 +50,63 @@ def seats(config: Config) -> int:
 
 # --- moves -----------------------------------------------------------------------------
 
+if TYPE_CHECKING:  # the engine builds plays from its ints; a Tile is an int
+    TableSet = tuple[int, ...]
+else:  # on the wire each tile is its code
+    TableSet = Annotated[tuple[Tile, ...], Meta(min_length=1, max_length=13)]
+Table = Annotated[tuple[TableSet, ...], Meta(max_length=60)]
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    table: Layout
 
-    def to_json(self) -> JSON:
-        return {"type": "play", "table": [[text(t) for t in s] for s in self.table]}
+class Play(Move, frozen=True, tag="play"):
+    """Lay down: the whole table as it should stand after the turn, each set in order."""
+
+    table: Table
+
+    def __post_init__(self) -> None:
+        # a play built from the engine's ints writes them as codes too
+        if any(type(t) is not Tile for s in self.table for t in s):
+            tidied = tuple(tuple(Tile(t) for t in s) for s in self.table)
+            msgspec.structs.force_setattr(self, "table", tidied)
 
     def __str__(self) -> str:
         return "play " + " | ".join(fmt(list(s)) for s in self.table)
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(BareMove):
-    TYPE = "draw"
+class Draw(Move, frozen=True, tag="draw"):
+    """Draw the pool's next tile."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pass(BareMove):
-    TYPE = "pass"
+class Pass(Move, frozen=True, tag="pass"):
+    """Pass (only with the pool empty)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Timeout(BareMove):
-    """Clock move: the draft is discarded; draw one, or pass with the pool empty."""
-
-    TYPE = "timeout"
+class Next(Move, frozen=True, tag="next"):
+    """Seen the end of the hand: deal the next one (once every seat has said so)."""
 
 
-Move = Play | Draw | Pass | Timeout
+class Timeout(Move, frozen=True, tag="timeout"):
+    """Clock move: the draft is discarded; draw one, or pass with the pool empty (at the
+    end of a hand: as ``next``)."""
+
+
+Moves = Play | Draw | Pass | Next | Timeout
 DRAW: Final = Draw()
 PASS: Final = Pass()
+NEXT: Final = Next()
 TIMEOUT: Final = Timeout()
 CLOCK_MOVES: Final = frozenset({"timeout"})
+MOVES: Final = Codec[Moves](Moves)
+parse_move = move = MOVES.decode
+"""A move from JSON; ``move(repr)`` round-trips: ``move({'type': 'draw'})``."""
+_LAYOUT: Final = Codec[Play](Play)
 
 
 def parse_layout(data: Any) -> Layout:
-    if not isinstance(data, list) or len(data) > 60:
-        raise IllegalMove("bad_move", detail="«table» es una lista de combinaciones")
-    out = []
-    for s in data:
-        if not isinstance(s, list) or not s or len(s) > 13:
-            raise IllegalMove("bad_move", detail="cada combinación es una lista de fichas")
-        try:
-            out.append(tuple(tile(x) if isinstance(x, str) else _bad_tile(x) for x in s))
-        except ValueError as exc:
-            raise IllegalMove("bad_move", detail=str(exc)) from None
-    return tuple(out)
+    """A draft's table (a play's ``table``), read as a play's is."""
+    return _LAYOUT.decode({"type": "play", "table": data}).table
 
 
-def _bad_tile(x: Any) -> int:
-    raise ValueError(f"no es una ficha: {x!r}")
-
-
-def parse_move(data: JSON) -> Move:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise IllegalMove("bad_move", detail="falta «type»")
-    kind = data["type"]
-    if kind == "play":
-        if set(data) != {"type", "table"}:
-            raise IllegalMove("bad_move", detail="play necesita «table»")
-        return Play(parse_layout(data["table"]))
-    simple: dict[str, Move] = {"draw": DRAW, "pass": PASS, "timeout": TIMEOUT}
-    if kind in simple:
-        if set(data) != {"type"}:
-            raise IllegalMove("bad_move", detail="campos de más")
-        return simple[kind]
-    raise IllegalMove("unknown_move")
-
-
-# --- state -----------------------------------------------------------------------------
+# --- state ---------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -143,6 +130,9 @@ class State:
     """The summary of the hand that just ended (who gained and lost what)."""
     log: list[JSON] = field(default_factory=list)
     result: JSON | None = None
+    waiting: list[int] = field(default_factory=list)
+    """A hand is over and the match goes on: the seats yet to say they have seen it
+    (:class:`Next`). The racks and the table stay as the hand ended until the last one has."""
 
 
 def new(config: Config, seed: int) -> State:
@@ -171,12 +161,19 @@ def _deal(state: State) -> None:
 
 
 def actors(state: State) -> list[int]:
-    return [] if state.result is not None else [state.turn]
+    if state.result is not None:
+        return []
+    return list(state.waiting) if state.waiting else [state.turn]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Draw or pass (plays are not enumerated: :func:`check` validates a proposed table)."""
-    if state.result is not None or seat != state.turn:
+def legal_moves(state: State, seat: int) -> list[Moves]:
+    """Draw or pass (plays are not enumerated: :func:`check` validates a proposed table);
+    between hands, ``next``."""
+    if state.result is not None:
+        return []
+    if state.waiting:
+        return [NEXT] if seat in state.waiting else []
+    if seat != state.turn:
         return []
     return [DRAW] if state.pool else [PASS]
 
@@ -187,34 +184,36 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 def check(state: State, seat: int, layout: Sequence[Sequence[int]]) -> JSON:
     """Report on a draft table without applying it.
 
-    Returns ``{"ok", "sets": [{"valid", "kind", "value", "reason"}], "errors": [{"code",
-    "message"}], "new_tiles", "meld_points", "melded"}``; ``errors`` lists the turn's broken
-    rules in the order of RULES.md (1 valid sets … 5 jokers).
+    Returns ``{"ok", "sets": [{"valid", "kind", "value", "reason", "tidy"}], "errors":
+    [{"code", "params"}], "new_tiles", "meld_points", "meld_needed", "meld_enough",
+    "melded"}``. ``errors`` lists the turn's broken rules in the order of RULES.md (1 valid
+    sets … 5 jokers), each a code and its parameters (tile codes, numbers), as a refusal
+    has them; a set's ``reason`` is why it is not valid (``{"code", "params"}``, None if it
+    is), and ``tidy`` the set in the order the page should show it (None if it is so).
     """
     after = [tuple(s) for s in layout]
     infos = [analyze(s) for s in after]
     errors: list[JSON] = []
-    for s, info in zip(after, infos, strict=True):
-        if not info.valid:
+    reasons = [reason(i) for i in infos]
+    for s, why in zip(after, reasons, strict=True):
+        if why is not None:
             errors.append(
-                {"code": "invalid_set", "message": info.reason, "set": [text(t) for t in s]}
+                {"code": "invalid_set", "params": {"reason": why}, "set": [text(t) for t in s]}
             )
     before_flat = Counter(t for s in state.table for t in s)
     after_flat = Counter(t for s in after for t in s)
     missing = before_flat - after_flat
     if missing:
         t = next(iter(sorted(missing)))
-        message = f"Falta en la mesa {_the(t)}: lo que estaba no puede volver al atril."
-        errors.append({"code": "table_tile_missing", "message": message})
+        errors.append({"code": "table_tile_missing", "params": {"tile": text(t)}})
     new = after_flat - before_flat
     rack = Counter(state.racks[seat])
     foreign = new - rack
     if foreign:
         t = next(iter(sorted(foreign)))
-        errors.append({"code": "not_in_rack", "message": f"No tienes {_the(t)} en tu atril."})
+        errors.append({"code": "not_in_rack", "params": {"tile": text(t)}})
     if not new and not missing:
-        errors.append({"code": "no_new_tile",
-                       "message": "Tienes que poner al menos una ficha de tu atril."})  # fmt: skip
+        errors.append({"code": "no_new_tile", "params": {}})
     meld_points = 0
     melded = state.melded[seat]
     before_sets = Counter(state.table)
@@ -226,33 +225,32 @@ def check(state: State, seat: int, layout: Sequence[Sequence[int]]) -> JSON:
             meld_points += info.value * k
     if not melded:
         if before_sets - after_sets:
-            message = (
-                "Antes de tu bajada inicial no puedes tocar la mesa: "
-                "solo combinaciones nuevas de tu atril."
-            )
-            errors.append({"code": "meld_touch", "message": message})
+            errors.append({"code": "meld_touch", "params": {}})
         elif new and not foreign and meld_points < MELD_POINTS:
-            errors.append({"code": "meld_short", "message": f"Tu bajada suma {meld_points}: "
-                           f"hacen falta {MELD_POINTS} o más."})  # fmt: skip
+            errors.append(
+                {"code": "meld_short", "params": {"points": meld_points, "needed": MELD_POINTS}}
+            )
     if not errors:
-        joker_error = _jokers(state.table, after)
-        if joker_error:
-            errors.append({"code": "joker_unbacked", "message": joker_error})
+        options = _jokers(state.table, after)
+        if options:
+            errors.append({"code": "joker_unbacked", "params": {"tiles": options}})
+    sets = []
+    for s, i, why in zip(after, infos, reasons, strict=True):
+        tidied = tidy(s)
+        sets.append({
+            "valid": i.valid, "kind": i.kind, "value": i.value, "reason": why,
+            "tidy": [text(t) for t in tidied] if tidied != s else None,
+        })  # fmt: skip
     return {
         "ok": not errors,
-        "sets": [
-            {"valid": i.valid, "kind": i.kind, "value": i.value, "reason": i.reason or None}
-            for i in infos
-        ],
+        "sets": sets,
         "errors": errors,
         "new_tiles": sum(new.values()),
         "meld_points": meld_points,
+        "meld_needed": MELD_POINTS,
+        "meld_enough": meld_points >= MELD_POINTS,
         "melded": melded,
     }
-
-
-def _the(t: int) -> str:
-    return "el comodín" if t >= 52 else f"el {name(t)}"
 
 
 def joker_meanings(layout: list[tuple[int, ...]]) -> dict[int, Meaning]:
@@ -265,9 +263,10 @@ def joker_meanings(layout: list[tuple[int, ...]]) -> dict[int, Meaning]:
     return out
 
 
-def _jokers(before: list[tuple[int, ...]], after: list[tuple[int, ...]]) -> str | None:
+def _jokers(before: list[tuple[int, ...]], after: list[tuple[int, ...]]) -> list[str] | None:
     """Rule 5: each joker retrieved (standing for something else now) needs a real tile of
-    what it stood for on the table, one tile per joker."""
+    what it stood for on the table, one tile per joker. None if every one has it; else the
+    tiles (codes) one of which is missing."""
     start = joker_meanings(before)
     if not start:
         return None
@@ -292,23 +291,30 @@ def _jokers(before: list[tuple[int, ...]], after: list[tuple[int, ...]]) -> str 
         return None
     hopeless = [m for _, m in retrieved if not any(real[face] for face in m)]
     options = sorted(hopeless[0] if hopeless else retrieved[0][1])
-    what = " o ".join(f"el {n} {('rojo', 'azul', 'negro', 'naranja')[c]}" for c, n in options)
-    return f"Para retirar el comodín hace falta dejar en la mesa {what}."
+    return [f"{n}{COLOURS[c]}" for c, n in options]
 
 
 # --- applying --------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, move: Move) -> list[Event]:
+def apply(state: State, seat: int, move: Moves) -> list[Event]:
     if state.result is not None:
         raise IllegalMove("game_over")
+    if state.waiting:
+        if not isinstance(move, Next | Timeout):
+            raise IllegalMove("hand_over")
+        if seat not in state.waiting:
+            raise IllegalMove("already_ready")
+        return _ready(state, seat)
+    if isinstance(move, Next):
+        raise IllegalMove("hand_not_over")
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
     if isinstance(move, Play):
         report = check(state, seat, move.table)
         if not report["ok"]:
             first = report["errors"][0]
-            raise IllegalMove(first["code"], detail=first["message"])
+            raise IllegalMove(first["code"], **first["params"])
         return _play(state, seat, move.table, report)
     if isinstance(move, Draw):
         if not state.pool:
@@ -331,7 +337,7 @@ def _play(state: State, seat: int, layout: Layout, report: JSON) -> list[Event]:
             rack.remove(t)
     first_meld = not state.melded[seat]
     state.melded[seat] = True
-    state.table = [tuple(s) for s in layout]
+    state.table = [tuple(int(t) for t in s) for s in layout]
     state.passes = 0
     placed = sorted(new.elements())
     event: Event = {
@@ -415,6 +421,8 @@ def hand_scores(racks: list[list[int]], winner: int | None) -> tuple[list[int], 
 
 
 def _end_hand(state: State, winner: int | None, events: list[Event]) -> None:
+    """Score the hand. The last hand ends the match; after another, the table waits for
+    every seat to have seen it (``next``) before the next deal."""
     delta, winners = hand_scores(state.racks, winner)
     for s, d in enumerate(delta):
         state.scores[s] += d
@@ -437,10 +445,20 @@ def _end_hand(state: State, winner: int | None, events: list[Event]) -> None:
         }
         events.append({"t": "end", **state.result})
         return
-    state.hand += 1
-    state.starter = (state.starter + 1) % len(state.racks)
-    _deal(state)
-    events.append({"t": "hand_start", "hand": state.hand, "starter": state.starter})
+    state.waiting = list(range(len(state.racks)))
+
+
+def _ready(state: State, seat: int) -> list[Event]:
+    """A seat has seen the end of the hand; the last one deals the next hand, started by
+    the seat after the one that started this one."""
+    state.waiting.remove(seat)
+    events: list[Event] = [{"t": "ready", "seat": seat}]
+    if not state.waiting:
+        state.hand += 1
+        state.starter = (state.starter + 1) % len(state.racks)
+        _deal(state)
+        events.append({"t": "hand_start", "hand": state.hand, "starter": state.starter})
+    return events
 
 
 def outcome(state: State) -> JSON | None:
@@ -448,7 +466,9 @@ def outcome(state: State) -> JSON | None:
 
 
 def view(state: State, seat: int | None) -> JSON:
-    """Your rack; the others' counts; the table; never another rack nor the pool's order."""
+    """Your rack; the others' counts; the table; never another rack nor the pool's order.
+    Between hands (``waiting``), the table and racks as the hand ended (``last_hand`` has
+    every rack) until every seat has seen it."""
     return {
         "game": "rummy",
         "config": config_json(state.config),
@@ -458,6 +478,7 @@ def view(state: State, seat: int | None) -> JSON:
         "pool": len(state.pool),
         "table": [[text(t) for t in s] for s in state.table],
         "melded": list(state.melded),
+        "meld_needed": MELD_POINTS,
         "turn": state.turn,
         "turns": state.turns,
         "passes": state.passes,
@@ -465,6 +486,7 @@ def view(state: State, seat: int | None) -> JSON:
         "hands": state.config.hands,
         "scores": list(state.scores),
         "last_hand": state.last_hand,
+        "waiting": list(state.waiting),
         "log": list(state.log),
         "actors": actors(state),
         "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
@@ -472,51 +494,77 @@ def view(state: State, seat: int | None) -> JSON:
     }
 
 
+# --- positions -------------------------------------------------------------------------
+
+
+class Position(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A position as ``dump`` writes it and ``load`` reads it (docs/positions.md): tiles as
+    codes, several in one string; what ``load`` may leave out has a default (``None``:
+    derived from the racks or the turn)."""
+
+    game: str = "rummy"
+    config: dict[str, Any] = {}
+    racks: list[Tiles]
+    pool: Tiles = msgspec.field(default_factory=lambda: Tiles([]))
+    table: list[Tiles] = []
+    melded: list[bool] | None = None
+    turn: int = 0
+    passes: int = 0
+    turns: int = 1
+    hand: int = 1
+    starter: int | None = None
+    scores: list[int] | None = None
+    last_hand: JSON | None = None
+    log: list[JSON] = []
+    rng: int = 0
+    result: JSON | None = None
+    waiting: list[int] = []
+    """Only while a hand is over and the match goes on (written only then)."""
+
+
+POSITION: Final = Codec[Position](Position, error="bad_position")
+
+
 def dump(state: State) -> JSON:
-    return {
-        "game": "rummy",
-        "config": config_json(state.config),
-        "racks": [fmt(r) for r in state.racks],
-        "pool": fmt(state.pool),
-        "table": [fmt(list(s)) for s in state.table],
-        "melded": list(state.melded),
-        "turn": state.turn,
-        "passes": state.passes,
-        "turns": state.turns,
-        "hand": state.hand,
-        "starter": state.starter,
-        "scores": list(state.scores),
-        "last_hand": state.last_hand,
-        "log": list(state.log),
-        "rng": state.rng.state,
-        "result": state.result,
-    }
+    data = POSITION.encode(
+        Position(
+            config=config_json(state.config), racks=[Tiles(r) for r in state.racks],
+            pool=Tiles(state.pool), table=[Tiles(list(s)) for s in state.table],
+            melded=list(state.melded), turn=state.turn, passes=state.passes,
+            turns=state.turns, hand=state.hand, starter=state.starter,
+            scores=list(state.scores), last_hand=state.last_hand, log=list(state.log),
+            rng=state.rng.state, result=state.result, waiting=list(state.waiting),
+        )
+    )  # fmt: skip
+    if not state.waiting:
+        del data["waiting"]
+    return data
 
 
 def load(data: JSON) -> State:
     """Read a position; only ``racks`` is required (the table and pool default to empty,
-    nobody has melded unless ``melded`` says so, seat 0 to play)."""
-    racks = [tiles(r) if isinstance(r, str) else list(r) for r in data["racks"]]
-    config = parse_config({**data.get("config", {}), "players": len(racks)})
-    n = len(racks)
-    table = [tuple(tiles(s)) if isinstance(s, str) else tuple(s) for s in data.get("table", [])]
-    pool = data.get("pool", "")
+    nobody has melded unless ``melded`` says so, seat 0 to play). A field of the wrong
+    type, or text that is not tiles, raises ``IllegalMove("bad_position", field=...)``."""
+    p = POSITION.decode(data)
+    n = len(p.racks)
+    config = parse_config({**p.config, "players": n})
     return State(
         config=config,
-        racks=racks,
-        pool=tiles(pool) if isinstance(pool, str) else list(pool),
-        table=table,
-        melded=list(data.get("melded", [False] * n)),
-        rng=Rng(int(data.get("rng", 0))),
-        turn=int(data.get("turn", 0)),
-        passes=int(data.get("passes", 0)),
-        turns=int(data.get("turns", 1)),
-        hand=int(data.get("hand", 1)),
-        starter=int(data["starter"] if data.get("starter") is not None else data.get("turn", 0)),
-        scores=list(data.get("scores", [0] * n)),
-        last_hand=data.get("last_hand"),
-        log=list(data.get("log", [])),
-        result=data.get("result"),
+        racks=[r.tiles for r in p.racks],
+        pool=p.pool.tiles,
+        table=[tuple(s.tiles) for s in p.table],
+        melded=list(p.melded) if p.melded is not None else [False] * n,
+        rng=Rng(p.rng),
+        turn=p.turn,
+        passes=p.passes,
+        turns=p.turns,
+        hand=p.hand,
+        starter=p.starter if p.starter is not None else p.turn,
+        scores=list(p.scores) if p.scores is not None else [0] * n,
+        last_hand=p.last_hand,
+        log=list(p.log),
+        result=p.result,
+        waiting=list(p.waiting),
     )
 
 
@@ -525,12 +573,16 @@ def all_tiles(state: State) -> list[int]:
 
 
 def clocks(state: State) -> list[tuple[str, int, Any]]:
+    """The turn's clock; between hands, one for each seat yet to see the hand's end (when
+    it runs out, the seat is taken to have seen it)."""
     if state.result is not None:
         return []
+    if state.waiting:
+        return [("turn", seat, state.turns) for seat in state.waiting]
     return [("turn", state.turn, state.turns)]
 
 
-def clock_move(kind: str, seat: int) -> Move:
+def clock_move(kind: str, seat: int) -> Moves:
     if kind == "turn":
         return TIMEOUT
     raise ValueError(f"no clock {kind!r}")

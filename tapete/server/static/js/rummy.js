@@ -1,12 +1,77 @@
-// Rummy de fichas: the player builds a draft of the whole table (drag and drop, or pick and
-// place with clicks or the keyboard); the server checks the draft and says what is wrong.
-import { GameSocket } from "./net.js";
-import { $, _, fmt, toast } from "./ui.js";
+// Rummy de fichas: the player builds a draft of the whole table (drag and drop, pick and
+// place with clicks, or the keyboard); the server checks every draft and says, as codes,
+// what is wrong, what the meld is worth and how each set reads. This page draws the views
+// and the reports and names tiles in the page's language; it knows no rule. The table
+// controller (table.js) does the socket, names, the offline banner and the end dialog.
+import { Table } from "./table.js";
+import { $, _, fmt, ngettext, toast } from "./ui.js";
 
+// --- names (the same message ids as tapete/games/rummy/names.py) ---------------------
 
-const COLOURS = { R: "rojo", A: "azul", N: "negro", O: "naranja" };
+const COLOUR = { R: _("rojo"), A: _("azul"), N: _("negro"), O: _("naranja") };
+const RUN_COLOUR = { R: _("roja"), A: _("azul"), N: _("negra"), O: _("naranja") };
+const TILE = { R: _("{n} rojo"), A: _("{n} azul"), N: _("{n} negro"), O: _("{n} naranja") };
+const THE_TILE = { R: _("el {n} rojo"), A: _("el {n} azul"), N: _("el {n} negro"), O: _("el {n} naranja") };
+const SHORT = { R: _("{n}R"), A: _("{n}A"), N: _("{n}N"), O: _("{n}O") };
+const SHORT_JOKER = { 1: _("J1"), 2: _("J2") };
 const MARKS = { R: "●", A: "■", N: "▲", O: "◆" };
-const ORDER = "RANO";
+const JOKER_WORD = _("COMODÍN");
+const JOKER_FACE = `<span class="n">★</span><span class="m">${JOKER_WORD}</span>`;
+const ORDER = "RANO"; // the order the rack is sorted in
+
+// why a set is not valid (tapete/games/rummy/sets.py MESSAGES)
+const REASONS = {
+  too_short: _("«{set}»: una combinación necesita 3 fichas o más."),
+  mixed: _("«{set}» no es ni un grupo ni una escalera."),
+  group_too_long: _("El grupo de {n} tiene {count} fichas: 4 como mucho."),
+  group_repeated_colour: _("El grupo de {n} tiene dos {n} {colour}: los colores no se repiten."),
+  run_colours: _("«{set}»: una escalera es de un solo color."),
+  run_gap: _("La escalera {run_colour} {shown} no es válida: falta el {n}."),
+  run_crowded: _("La escalera {run_colour} {shown} no es válida: sobran fichas entre los números."),
+  run_repeat: _("La escalera {run_colour} {shown} repite un número."),
+  run_order: _("La escalera {run_colour} {shown} no va en orden: de menor a mayor."),
+  run_low: _("La escalera {run_colour} {shown} no es válida: antes del 1 no va nada."),
+  run_high: _("La escalera {run_colour} {shown} no es válida: después del 13 no va nada."),
+};
+// the rules a draft breaks (SPEC.messages of tapete/games/rummy)
+const ERRORS = {
+  table_tile_missing: _("Falta en la mesa {tile}: lo que estaba no puede volver al atril."),
+  not_in_rack: _("No tienes {tile} en tu atril."),
+  no_new_tile: _("Tienes que poner al menos una ficha de tu atril."),
+  meld_touch: _("Antes de tu bajada inicial no puedes tocar la mesa: solo combinaciones nuevas de tu atril."),
+  meld_short: _("Tu bajada suma {points}: hacen falta {needed} o más."),
+  joker_unbacked: _("Para retirar el comodín hace falta dejar en la mesa {tiles}."),
+};
+
+const isJoker = (code) => code.startsWith("J");
+const numOf = (code) => (isJoker(code) ? 0 : Number(code.slice(0, -1)));
+const colOf = (code) => (isJoker(code) ? "" : code.slice(-1));
+const tileName = (code) => (isJoker(code) ? _("comodín") : fmt(TILE[colOf(code)], { n: numOf(code) }));
+const theTile = (code) => (isJoker(code) ? _("el comodín") : fmt(THE_TILE[colOf(code)], { n: numOf(code) }));
+const setText = (codes) => codes
+  .map((c) => (isJoker(c) ? SHORT_JOKER[c.slice(1)] : fmt(SHORT[colOf(c)], { n: numOf(c) })))
+  .reduce((out, word) => (out === null ? word : _("{tiles} {tile}", { tiles: out, tile: word })), null) || "";
+const either = (codes) => (codes.length === 1 ? theTile(codes[0])
+  : _("{a} o {b}", { a: theTile(codes[0]), b: theTile(codes[1]) }));
+
+const NAMERS = {
+  tile: theTile,
+  tiles: either,
+  set: setText,
+  colour: (c) => COLOUR[c],
+  run_colour: (c) => RUN_COLOUR[c],
+  reason: (r) => sayReason(r),
+};
+
+function say(message, params = {}) {
+  const named = {};
+  for (const [k, v] of Object.entries(params)) named[k] = NAMERS[k] ? NAMERS[k](v) : v;
+  return fmt(message, named);
+}
+function sayReason(r) { return r ? say(REASONS[r.code] || _("Esa combinación no es válida."), r.params) : ""; }
+function sayError(e) { return e.code === "invalid_set" ? sayReason(e.params.reason) : say(ERRORS[e.code] || "", e.params); }
+
+// --- the page ------------------------------------------------------------------------
 
 const root = $("rummy");
 const setsEl = $("sets");
@@ -16,42 +81,54 @@ const drawBtn = $("draw");
 const undoBtn = $("undo");
 const hintBtn = $("hint");
 
-let seats = [];
-let mySeat = null;
 let view = null;
+let mySeat = null;
 let draft = null;        // {sets: [[tile]], rack: [tile]}; a tile is {id, code, fromTable}
 let baseKey = "";        // the table the draft started from
 let report = null;       // the server's answer for the current draft
 let draftNo = 0;         // bumps on every change; the check reply carries it back
 let selected = null;     // id of the picked tile (pick and place)
+let lastSet = null;      // the set a tile was last put in (the keyboard's «A» adds there)
 let rackSort = localStorage.getItem("rummy.sort") || "colour";
 let nextId = 0;
-let waiting = false;
-let shownHand = null;    // the last hand summary shown
+let turnKey = null;
+let wantFocus = null;    // a tile or slot (data-key) to focus after the next render
 
-const isJoker = (code) => code.startsWith("J");
-const numOf = (code) => (isJoker(code) ? 0 : Number(code.slice(0, -1)));
-const colOf = (code) => (isJoker(code) ? "" : code.slice(-1));
-const tileName = (code) => (isJoker(code) ? _("comodín") : `${numOf(code)} ${COLOURS[colOf(code)]}`);
-const nameOf = (seat) => (seats[seat] ? (seats[seat].you ? _("Tú") : seats[seat].name) : `#${seat + 1}`);
-const myTurn = () => view && !view.result && view.turn === mySeat;
-const tableKey = (sets) => JSON.stringify(sets.map((s) => s.map((t) => t.code)));
+const nameOf = (seat) => table.nameOf(seat);
+const myTurn = () => !!view && !view.result && !view.waiting.length && view.turn === mySeat;
+const codesOf = (sets) => sets.map((s) => s.map((t) => t.code));
+const tableKey = (sets) => JSON.stringify(codesOf(sets));
 
-// --- the draft ---------------------------------------------------------------------
+// --- the draft -----------------------------------------------------------------------
 
-function resetDraft() {
+function resetDraft(saved = null) {
   nextId = 0;
-  draft = {
-    sets: view.table.map((s) => s.map((code) => ({ id: nextId++, code, fromTable: true }))),
-    rack: view.rack.map((code) => ({ id: nextId++, code, fromTable: false })),
-  };
-  baseKey = tableKey(draft.sets);
+  const onTable = view.table.map((s) => s.map((code) => ({ id: nextId++, code, fromTable: true })));
+  const rack = view.rack.map((code) => ({ id: nextId++, code, fromTable: false }));
+  draft = { sets: onTable, rack };
+  baseKey = tableKey(onTable);
+  if (saved) { // a draft the server kept for this turn (a reload): rebuild it from our tiles
+    const pool = [...onTable.flat(), ...rack];
+    const used = new Set();
+    const pick = (code) => {
+      const t = pool.find((x) => x.code === code && !used.has(x.id) && x.fromTable)
+        || pool.find((x) => x.code === code && !used.has(x.id));
+      if (t) used.add(t.id);
+      return t;
+    };
+    const sets = saved.map((s) => s.map(pick));
+    if (sets.every((s) => s.every(Boolean))) {
+      draft.sets = sets;
+      draft.rack = pool.filter((t) => !used.has(t.id));
+    }
+  }
   report = null;
   selected = null;
+  lastSet = null;
   sortRack();
 }
 
-function changed() { return draft && tableKey(draft.sets) !== baseKey; }
+function changed() { return !!draft && tableKey(draft.sets) !== baseKey; }
 
 function find(id) {
   for (const s of draft.sets) { const i = s.findIndex((t) => t.id === id); if (i >= 0) return [s, i]; }
@@ -59,41 +136,28 @@ function find(id) {
   return i >= 0 ? [draft.rack, i] : [null, -1];
 }
 
-function take(id) {
-  const [list, i] = find(id);
-  return list ? list.splice(i, 1)[0] : null;
-}
-
-// Put the numbered tiles of a run in order, leaving jokers where the player put them.
-function arrange(set) {
-  const nums = set.filter((t) => !isJoker(t.code));
-  if (nums.length >= 2 && nums.every((t) => numOf(t.code) === numOf(nums[0].code))) return set;
-  const sorted = [...nums].sort((a, b) => numOf(a.code) - numOf(b.code));
-  let k = 0;
-  return set.map((t) => (isJoker(t.code) ? t : sorted[k++]));
-}
-
-/** Move tile `id` to a target: {set, before} | {set, end} | {newSet} | {rack}. */
+/** Move tile `id` to a target: {set, before, after} | {set} (the end) | {newSet} | {rack}. */
 function moveTo(id, target) {
-  const [, idx] = find(id);
-  if (idx < 0 || !myTurn()) return false;
-  const tile = find(id)[0][idx];
-  if (target.rack && tile.fromTable) { toast(_("Esa ficha ya estaba en la mesa: no puede volver a tu atril.")); return false; }
-  take(id);
+  const [list, idx] = find(id);
+  if (!list || !myTurn()) return false;
+  const [tile] = list.splice(idx, 1);
+  let into = null;
   if (target.rack) draft.rack.push(tile);
-  else if (target.newSet) draft.sets.push([tile]);
+  else if (target.newSet) { draft.sets.push([tile]); into = draft.sets[draft.sets.length - 1]; }
   else {
-    const set = draft.sets[target.set];
-    if (!set) { draft.rack.push(tile); return false; }
-    let at = set.length;
+    into = draft.sets[target.set];
+    if (!into) { list.splice(idx, 0, tile); return false; }
+    let at = into.length;
     if (target.before !== undefined) {
-      at = set.findIndex((t) => t.id === target.before);
-      if (at < 0) at = set.length;
+      at = into.findIndex((t) => t.id === target.before);
+      if (at < 0) at = into.length;
       if (target.after) at += 1;
     }
-    set.splice(at, 0, tile);
+    into.splice(at, 0, tile);
   }
-  draft.sets = draft.sets.filter((s) => s.length).map(arrange);
+  draft.sets = draft.sets.filter((s) => s.length);
+  lastSet = into ? draft.sets.indexOf(into) : lastSet;
+  if (lastSet !== null && lastSet >= draft.sets.length) lastSet = null;
   selected = null;
   afterChange();
   return true;
@@ -104,11 +168,27 @@ function afterChange() {
   report = null;
   render();
   clearTimeout(afterChange.timer);
-  if (changed()) afterChange.timer = setTimeout(sendCheck, 120);
+  afterChange.timer = setTimeout(sendCheck, 120); // the room keeps it: a reload gives it back
 }
 
 function sendCheck() {
-  sock.send({ type: "check", table: draft.sets.map((s) => s.map((t) => t.code)), ref: draftNo });
+  if (myTurn()) table.send({ type: "check", table: codesOf(draft.sets), ref: draftNo });
+}
+
+/** The server's report on the draft: keep it, and show each set in the order it reads. */
+function checked(msg) {
+  if (msg.ref !== draftNo || !draft) return;
+  let tidied = false;
+  msg.report.sets.forEach((info, i) => {
+    const set = draft.sets[i];
+    if (!info.tidy || !set) return;
+    const left = [...set];
+    draft.sets[i] = info.tidy.map((code) => left.splice(left.findIndex((t) => t.code === code), 1)[0]);
+    tidied = true;
+  });
+  if (tidied) { afterChange(); return; }
+  report = { ...msg.report, ref: msg.ref };
+  render();
 }
 
 function sortRack() {
@@ -118,7 +198,7 @@ function sortRack() {
   draft.rack.sort((a, b) => { const x = key(a), y = key(b); return x[0] - y[0] || x[1] - y[1]; });
 }
 
-// --- rendering ---------------------------------------------------------------------
+// --- rendering -----------------------------------------------------------------------
 
 function tileEl(t, where) {
   const el = document.createElement("button");
@@ -127,76 +207,105 @@ function tileEl(t, where) {
   el.className = `tile ${j ? "joker" : `c-${colOf(t.code)}`}${t.id === selected ? " picked" : ""}${!t.fromTable && where === "set" ? " fresh" : ""}`;
   el.dataset.id = t.id;
   el.dataset.code = t.code;
-  el.setAttribute("aria-label", tileName(t.code) + (t.id === selected ? `, ${_("elegida")}` : ""));
+  el.dataset.key = `t${t.id}`;
+  el.tabIndex = -1;
+  const picked = _("elegida");
+  el.setAttribute("aria-label", t.id === selected ? `${tileName(t.code)}, ${picked}` : tileName(t.code));
   el.setAttribute("aria-pressed", String(t.id === selected));
-  el.innerHTML = j ? `<span class="n">★</span><span class="m">${_("COMODÍN")}</span>`
-    : `<span class="n">${numOf(t.code)}</span><span class="m" aria-hidden="true">${MARKS[colOf(t.code)]}</span>`;
-  el.disabled = !myTurn() && where !== "view";
+  const face = j ? JOKER_FACE : `<span class="n">${numOf(t.code)}</span><span class="m" aria-hidden="true">${MARKS[colOf(t.code)]}</span>`;
+  el.innerHTML = face;
+  el.disabled = !myTurn();
   return el;
 }
 
 function render() {
-  if (!view) return;
+  if (!view || !draft) return;
+  // the felt is drawn anew: the tile (or slot) that had the focus gets it back
+  const active = document.activeElement;
+  const focusKey = wantFocus || (active && root.contains(active) ? active.dataset.key : null);
+  wantFocus = null;
   $("turn-label").textContent = view.result ? _("Partida terminada")
-    : (myTurn() ? _("Te toca") : _("Turno de {name}", { name: nameOf(view.turn) }));
-  $("hand-label").textContent = `${_("Mano {n} de {of}", { n: view.hand, of: view.hands })} · ${_("Pozo: {n}", { n: view.pool })}`;
+    : view.waiting.length ? _("Fin de la mano {n}", { n: view.last_hand.hand })
+      : (myTurn() ? _("Te toca") : _("Turno de {name}", { name: nameOf(view.turn) }));
+  const hand = _("Mano {n} de {of}", { n: view.hand, of: view.hands });
+  const pool = _("Pozo: {n}", { n: view.pool });
+  $("hand-label").textContent = `${hand} · ${pool}`;
   root.classList.toggle("my-turn", myTurn());
   renderPlayers();
   renderSets();
   renderRack();
   renderActions();
   renderLog();
-  maybeSummary();
+  roving();
+  if (focusKey) {
+    const el = root.querySelector(`[data-key="${focusKey}"]`);
+    if (el && !el.disabled) el.focus();
+  }
+  renderHandEnd();
+  if (view.result) showEnd(); else table.hideEnd();
 }
 
 function renderPlayers() {
-  $("players").replaceChildren(...seats.map((s) => {
+  $("players").replaceChildren(...table.seats.map((s) => {
     const el = document.createElement("div");
-    el.className = `rm-player${view.turn === s.seat && !view.result ? " active" : ""}${s.seat === mySeat ? " me" : ""}`;
-    const melded = view.melded[s.seat] ? `<span class="badge-ok">${_("ha bajado")}</span>` : "";
-    el.innerHTML = `<strong></strong><span class="count"></span><span class="score"></span>${melded}`;
+    el.className = `rm-player${view.turn === s.seat && myTurnOf(s.seat) ? " active" : ""}${s.seat === mySeat ? " me" : ""}`;
+    el.innerHTML = `<strong></strong><span class="count"></span><span class="score"></span>`;
+    if (view.melded[s.seat]) {
+      const badge = document.createElement("span");
+      badge.className = "badge-ok";
+      badge.textContent = _("ha bajado");
+      el.appendChild(badge);
+    }
     el.querySelector("strong").textContent = nameOf(s.seat);
-    el.querySelector(".count").textContent = _("{n} fichas", { n: view.counts[s.seat] });
+    el.querySelector(".count").textContent = ngettext("{n} ficha", "{n} fichas", view.counts[s.seat]);
     el.querySelector(".score").textContent = _("{n} ptos.", { n: view.scores[s.seat] });
     return el;
   }));
 }
+const myTurnOf = (seat) => !view.result && !view.waiting.length && view.turn === seat;
 
 function renderSets() {
+  const mine = myTurn();
   const sets = draft.sets.map((set, i) => {
     const box = document.createElement("div");
     const info = report && report.sets[i];
-    box.className = `set${info ? (info.valid ? " valid" : " invalid") : ""}`;
+    box.className = `set${info ? (info.valid ? " valid" : " invalid") : ""}${mine && i === lastSet ? " last" : ""}`;
     box.dataset.set = i;
     box.setAttribute("role", "group");
-    const label = set.map((t) => t.code).join(" ");
-    box.setAttribute("aria-label", `${_("Combinación {n}", { n: i + 1 })}: ${label}${info && !info.valid ? `. ${info.reason}` : ""}`);
+    const why = info && !info.valid ? sayReason(info.reason) : "";
+    const label = set.map((t) => tileName(t.code)).join(", ");
+    const title = _("Combinación {n}", { n: i + 1 });
+    box.setAttribute("aria-label", why ? `${title}: ${label}. ${why}` : `${title}: ${label}`);
     set.forEach((t) => box.appendChild(tileEl(t, "set")));
-    if (myTurn()) {
+    if (mine) {
       const slot = document.createElement("button");
       slot.type = "button";
       slot.className = "slot";
       slot.dataset.set = i;
+      slot.dataset.key = `s${i}`;
+      slot.tabIndex = -1;
       slot.textContent = "+";
       slot.setAttribute("aria-label", _("Poner la ficha elegida al final de la combinación {n}", { n: i + 1 }));
       slot.disabled = selected === null;
       box.appendChild(slot);
     }
-    if (info && !info.valid) {
-      const why = document.createElement("p");
-      why.className = "set-why";
-      why.textContent = info.reason;
-      box.appendChild(why);
+    if (why) {
+      const p = document.createElement("p");
+      p.className = "set-why";
+      p.textContent = why;
+      box.appendChild(p);
     } else if (info && info.valid) {
       box.title = _("Vale {n} puntos", { n: info.value });
     }
     return box;
   });
-  if (myTurn()) {
+  if (mine) {
     const zone = document.createElement("button");
     zone.type = "button";
     zone.className = "set new-set";
     zone.dataset.newset = "1";
+    zone.dataset.key = "new";
+    zone.tabIndex = -1;
     zone.textContent = _("+ Nueva combinación");
     zone.disabled = selected === null && !dragging;
     sets.push(zone);
@@ -204,13 +313,12 @@ function renderSets() {
   if (!draft.sets.length) {
     const empty = document.createElement("p");
     empty.className = "empty-table";
-    empty.textContent = _("La mesa está vacía: la primera bajada necesita 30 puntos.");
+    empty.textContent = _("La mesa está vacía: la primera bajada necesita {n} puntos.", { n: view.meld_needed });
     sets.push(empty);
   }
   setsEl.replaceChildren(...sets);
-  const problems = $("problems");
-  const errs = report ? report.errors.filter((e) => e.code !== "invalid_set") : [];
-  problems.textContent = errs.map((e) => e.message).join(" ");
+  const errs = report && mine ? report.errors.filter((e) => e.code !== "invalid_set") : [];
+  $("problems").textContent = errs.map(sayError).join(" ");
 }
 
 function renderRack() {
@@ -218,9 +326,8 @@ function renderRack() {
   rackEl.classList.toggle("drop-ok", selected !== null);
   const meld = $("meld");
   if (!view.melded[mySeat] && myTurn()) {
-    const pts = report ? report.meld_points : 0;
-    meld.textContent = _("Bajada: {n} / 30", { n: pts });
-    meld.className = `meld${pts >= 30 ? " ok" : ""}`;
+    meld.textContent = _("Bajada: {n} / {needed}", { n: report ? report.meld_points : 0, needed: view.meld_needed });
+    meld.className = `meld${report && report.meld_enough ? " ok" : ""}`;
   } else meld.textContent = "";
 }
 
@@ -228,31 +335,40 @@ function renderActions() {
   const mine = myTurn();
   const dirty = changed();
   const ok = dirty && report && report.ok && report.ref === draftNo;
-  doneBtn.disabled = !ok || waiting;
-  undoBtn.disabled = !dirty || waiting;
+  off(doneBtn, !ok || table.waiting);
+  off(undoBtn, !dirty || table.waiting);
   const legal = view.legal || [];
   const canPass = legal.some((m) => m.type === "pass");
   drawBtn.textContent = canPass ? _("Pasar") : _("Robar");
-  drawBtn.disabled = !mine || waiting || !legal.length;
+  off(drawBtn, !mine || table.waiting || !legal.some((m) => m.type === "draw" || m.type === "pass"));
   hintBtn.hidden = !mine;
   let help = "";
-  if (view.result) help = "";
+  if (view.result || view.waiting.length) help = "";
   else if (!mine) help = _("Espera tu turno.");
-  else if (dirty && report && !report.ok) help = report.errors[0].message;
+  else if (dirty && report && !report.ok) help = sayError(report.errors[0]);
   else if (dirty && ok) help = _("Todo correcto: pulsa «Terminar turno».");
   else if (selected !== null) help = _("¿Dónde la pones? Toca una combinación, «Nueva combinación» o tu atril.");
-  else help = view.melded[mySeat] ? _("Coloca fichas en la mesa (puedes reorganizarla) o roba.") : _("Tu bajada inicial: combinaciones nuevas de tu atril que sumen 30 o más. O roba.");
+  else help = view.melded[mySeat] ? _("Coloca fichas en la mesa (puedes reorganizarla) o roba.")
+    : _("Tu bajada inicial: combinaciones nuevas de tu atril que sumen {n} o más. O roba.", { n: view.meld_needed });
   $("help").textContent = help;
 }
 
+/** A button that cannot act now: marked, not `disabled`, so the keyboard focus stays on it. */
+function off(btn, yes) {
+  btn.disabled = false;
+  btn.setAttribute("aria-disabled", String(yes));
+}
+const isOff = (btn) => btn.getAttribute("aria-disabled") === "true";
+
 function describe(e) {
   if (e.t === "play") {
-    const tiles = e.tiles.length === 1 ? _("1 ficha") : _("{n} fichas", { n: e.tiles.length });
+    const tiles = ngettext("{n} ficha", "{n} fichas", e.tiles.length);
     const who = e.seat === mySeat ? _("Pones {tiles}", { tiles }) : _("{name} pone {tiles}", { name: nameOf(e.seat), tiles });
-    return e.meld ? `${who} ${_("(bajada de {n})", { n: e.meld })}` : who;
+    const meld = e.meld ? _("(bajada de {n})", { n: e.meld }) : "";
+    return meld ? `${who} ${meld}` : who;
   }
   if (e.t === "draw") return e.seat === mySeat ? _("Robas") : _("{name} roba", { name: nameOf(e.seat) });
-  if (e.t === "pass") return _("{name} pasa", { name: nameOf(e.seat) });
+  if (e.t === "pass") return e.seat === mySeat ? _("Pasas") : _("{name} pasa", { name: nameOf(e.seat) });
   return "";
 }
 
@@ -265,35 +381,70 @@ function renderLog() {
   }));
 }
 
-function maybeSummary() {
+// the end of a hand and of the match
+
+function handText(last) {
+  const won = last.winners.map(nameOf).join(", ");
+  const mine = last.winners.length === 1 && last.winners[0] === mySeat;
+  if (last.blocked) {
+    return mine ? _("El pozo se agotó y todos pasaron: ganas con menos puntos.")
+      : _("El pozo se agotó y todos pasaron: gana quien tiene menos puntos ({name}).", { name: won });
+  }
+  return mine ? _("Te quedaste sin fichas.") : _("{name} se quedó sin fichas.", { name: won });
+}
+
+const signed = (d) => (d > 0 ? `+${d}` : String(d));
+
+function handRows(last, totals) {
+  return last.delta.map((d, seat) => ({
+    text: _("{name}: {d} (total {total})", { name: nameOf(seat), d: signed(d), total: totals[seat] }),
+    winner: last.winners.includes(seat),
+  }));
+}
+
+let shownWait = null; // the hand whose summary got the focus
+function renderHandEnd() {
   const box = $("summary");
   const last = view.last_hand;
-  const key = last ? `${last.hand}:${view.result ? "end" : ""}` : null;
-  if (!last || key === shownHand) return;
-  shownHand = key;
-  const won = last.winners.map(nameOf).join(", ");
-  $("summary-title").textContent = view.result
-    ? (view.result.winners.includes(mySeat) ? _("¡Has ganado la partida!") : _("Gana {name}", { name: view.result.winners.map(nameOf).join(", ") }))
-    : _("Fin de la mano {n}", { n: last.hand });
-  const mine = last.winners.length === 1 && last.winners[0] === mySeat;
-  $("summary-text").textContent = last.blocked
-    ? (mine ? _("El pozo se agotó y todos pasaron: ganas con menos puntos.") : _("El pozo se agotó y todos pasaron: gana quien tiene menos puntos ({name}).", { name: won }))
-    : (mine ? _("Te quedaste sin fichas.") : _("{name} se quedó sin fichas.", { name: won }));
-  $("summary-list").replaceChildren(...last.delta.map((d, seat) => {
+  if (!view.waiting.length || !last || view.result) { box.hidden = true; shownWait = null; return; }
+  $("summary-title").textContent = _("Fin de la mano {n}", { n: last.hand });
+  $("summary-text").textContent = handText(last);
+  $("summary-list").replaceChildren(...handRows(last, last.scores).map((row) => {
     const li = document.createElement("li");
-    const signed = d > 0 ? `+${d}` : String(d);
-    li.textContent = _("{name}: {d} (total {total})", { name: nameOf(seat), d: signed, total: last.scores[seat] });
-    if (last.winners.includes(seat)) li.className = "winner";
+    li.textContent = row.text;
+    if (row.winner) li.className = "winner";
     return li;
   }));
-  $("summary-next").hidden = !!view.result;
-  $("summary-end").hidden = !view.result;
+  const left = $("summary-racks");
+  left.replaceChildren(...last.racks.map((rack, seat) => {
+    const li = document.createElement("li");
+    li.textContent = rack
+      ? _("{name} se queda con {tiles}", { name: nameOf(seat), tiles: rack.split(" ").map(tileName).join(", ") })
+      : _("{name}: ninguna ficha", { name: nameOf(seat) });
+    return li;
+  }));
+  const ready = !view.waiting.includes(mySeat);
+  const ok = $("summary-ok");
+  ok.hidden = ready;
+  $("summary-wait").hidden = !ready;
   box.hidden = false;
-  (view.result ? $("again") : $("summary-ok")).focus();
+  if (shownWait !== last.hand && !ready) { shownWait = last.hand; ok.focus(); }
 }
-$("summary-ok").addEventListener("click", () => { $("summary").hidden = true; });
 
-// --- input: pick and place ---------------------------------------------------------
+function showEnd() {
+  const r = view.result;
+  const last = view.last_hand;
+  const you = r.winners.includes(mySeat);
+  table.showEnd({
+    title: you ? _("¡Has ganado la partida!") : _("Gana {name}", { name: r.winners.map(nameOf).join(", ") }),
+    reason: last ? handText(last) : "",
+    stats: r.hands > 1 ? ngettext("{n} mano", "{n} manos", r.hands) : "",
+    rows: last ? handRows(last, r.scores) : [],
+    won: you,
+  });
+}
+
+// --- input: pick and place -----------------------------------------------------------
 
 function targetOf(el, x) {
   if (!el) return null;
@@ -306,7 +457,7 @@ function targetOf(el, x) {
       const r = tile.getBoundingClientRect();
       return { set: i, before: Number(tile.dataset.id), after: x !== undefined && x > r.left + r.width / 2 };
     }
-    return { set: i, end: true };
+    return { set: i };
   }
   if (el.closest("#rack") || el.closest(".rm-me")) return { rack: true };
   return null;
@@ -316,18 +467,14 @@ function clickTile(id, el) {
   if (!myTurn()) return;
   if (selected === null || selected === id) {
     selected = selected === id ? null : id;
+    wantFocus = `t${id}`;
     render();
-    focusTile(id);
     return;
   }
   const target = targetOf(el);
   if (target && target.set !== undefined) moveTo(selected, { set: target.set, before: id });
-  else { selected = id; render(); focusTile(id); }
-}
-
-function focusTile(id) {
-  const el = root.querySelector(`.tile[data-id="${id}"]`);
-  if (el) el.focus();
+  else if (target && target.rack) moveTo(selected, { rack: true });
+  else { selected = id; render(); }
 }
 
 root.addEventListener("click", (ev) => {
@@ -341,16 +488,108 @@ root.addEventListener("click", (ev) => {
   else if (el.closest("#rack")) moveTo(selected, { rack: true });
 });
 
-document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Escape" && selected !== null) { selected = null; render(); }
-  else if (ev.key.toLowerCase() === "r" && !ev.ctrlKey && selected !== null && ev.target.tagName !== "INPUT") {
-    moveTo(selected, { rack: true });
+// --- input: the keyboard -------------------------------------------------------------
+// The rack and the table are one Tab stop each (a roving tabindex); the arrows move inside
+// them: ←/→ along the rack or a set, ↑/↓ from set to set (and between the table and the
+// rack). Enter or Space picks a tile and places the picked one; N puts the picked (or
+// focused) rack tile in a new set, A adds it to the end of the set last placed in, R sends
+// it back to the rack, Esc drops it.
+
+let rackCursor = 0;
+let tableCursor = null; // data-key of the table's Tab stop
+
+function tableItems() {
+  return [...setsEl.querySelectorAll(".set[data-set]")].map((box) => [...box.querySelectorAll(".tile, .slot")]);
+}
+
+function roving() {
+  const rack = [...rackEl.querySelectorAll(".tile")];
+  rackCursor = Math.max(0, Math.min(rackCursor, rack.length - 1));
+  rack.forEach((el, i) => { el.tabIndex = i === rackCursor ? 0 : -1; });
+  const all = [...setsEl.querySelectorAll(".tile, .slot, .new-set")].filter((el) => !el.disabled);
+  const stop = all.find((el) => el.dataset.key === tableCursor) || all[0];
+  all.forEach((el) => { el.tabIndex = el === stop ? 0 : -1; });
+}
+
+function focusEl(el) {
+  if (!el) return;
+  if (rackEl.contains(el)) rackCursor = [...rackEl.querySelectorAll(".tile")].indexOf(el);
+  else tableCursor = el.dataset.key;
+  roving();
+  el.focus();
+}
+
+/** The tile the keyboard's N, A and R act on: the picked one, or the focused one. */
+function keyTile(el) {
+  if (selected !== null) return selected;
+  const tile = el && el.closest && el.closest(".tile");
+  return tile ? Number(tile.dataset.id) : null;
+}
+
+/** After placing from the rack, the focus stays where it was, on the next tile. */
+function keepRackFocus(at) {
+  const rack = [...rackEl.querySelectorAll(".tile")];
+  const el = rack[Math.min(at, rack.length - 1)];
+  if (el) focusEl(el); else focusEl(setsEl.querySelector(".tile"));
+}
+
+root.addEventListener("keydown", (ev) => {
+  const el = ev.target;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName)) return;
+  const inRack = rackEl.contains(el);
+  const inTable = setsEl.contains(el);
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  if (key === "Escape" && selected !== null) { selected = null; render(); ev.preventDefault(); return; }
+  if ((inRack || inTable) && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(key)) {
+    ev.preventDefault();
+    arrow(el, key, inRack);
+    return;
   }
+  if (!myTurn() || !["n", "a", "r", "+"].includes(key)) return;
+  const id = keyTile(el);
+  if (id === null) return;
+  ev.preventDefault();
+  const at = inRack ? [...rackEl.querySelectorAll(".tile")].indexOf(el) : rackCursor;
+  const fromRack = draft.rack.some((t) => t.id === id);
+  let moved = false;
+  if (key === "n") moved = moveTo(id, { newSet: true });
+  else if (key === "r") moved = moveTo(id, { rack: true });
+  else if (lastSet !== null) moved = moveTo(id, { set: lastSet });
+  else { toast(_("Primero empieza una combinación con N.")); return; }
+  if (moved && (inRack || fromRack)) keepRackFocus(at);
 });
 
-// --- input: drag and drop (mouse and touch, through pointer events) -----------------
+function arrow(el, key, inRack) {
+  const rack = [...rackEl.querySelectorAll(".tile")];
+  const rows = tableItems();
+  const newSet = setsEl.querySelector(".new-set:not(:disabled)");
+  if (inRack) {
+    const i = rack.indexOf(el);
+    if (key === "ArrowLeft") focusEl(rack[Math.max(0, i - 1)]);
+    else if (key === "ArrowRight") focusEl(rack[Math.min(rack.length - 1, i + 1)]);
+    else if (key === "ArrowUp") focusEl(newSet || (rows.length ? rows[rows.length - 1][0] : null));
+    return;
+  }
+  if (el === newSet) {
+    if (key === "ArrowDown") focusEl(rack[rackCursor]);
+    else if (key === "ArrowUp" && rows.length) focusEl(rows[rows.length - 1][0]);
+    return;
+  }
+  const r = rows.findIndex((row) => row.includes(el));
+  if (r < 0) return;
+  const c = rows[r].indexOf(el);
+  if (key === "ArrowLeft") focusEl(rows[r][Math.max(0, c - 1)]);
+  else if (key === "ArrowRight") focusEl(rows[r][Math.min(rows[r].length - 1, c + 1)]);
+  else if (key === "ArrowUp" && r > 0) focusEl(rows[r - 1][Math.min(c, rows[r - 1].length - 1)]);
+  else if (key === "ArrowDown") {
+    if (r + 1 < rows.length) focusEl(rows[r + 1][Math.min(c, rows[r + 1].length - 1)]);
+    else focusEl(newSet || rack[rackCursor]);
+  }
+}
 
-let dragging = null;     // {id, ghost, startX, startY, moved}
+// --- input: drag and drop (mouse and touch, through pointer events) -------------------
+
+let dragging = null;     // {id, el, ghost, startX, startY, moved}
 let suppressClick = false;
 
 root.addEventListener("pointerdown", (ev) => {
@@ -396,72 +635,53 @@ window.addEventListener("pointerup", (ev) => {
   if (!moveTo(d.id, target)) render();
 });
 
-// --- buttons -----------------------------------------------------------------------
+// --- buttons -------------------------------------------------------------------------
 
-$("sort-number").addEventListener("click", () => { rackSort = "number"; localStorage.setItem("rummy.sort", rackSort); sortRack(); render(); });
-$("sort-colour").addEventListener("click", () => { rackSort = "colour"; localStorage.setItem("rummy.sort", rackSort); sortRack(); render(); });
-undoBtn.addEventListener("click", () => { resetDraft(); afterChange(); });
+const sortBy = (how) => { rackSort = how; localStorage.setItem("rummy.sort", how); sortRack(); render(); };
+$("sort-number").addEventListener("click", () => sortBy("number"));
+$("sort-colour").addEventListener("click", () => sortBy("colour"));
+undoBtn.addEventListener("click", () => { if (!isOff(undoBtn)) { resetDraft(); afterChange(); } });
 doneBtn.addEventListener("click", () => {
-  if (doneBtn.disabled) return;
-  if (sock.move({ type: "play", table: draft.sets.map((s) => s.map((t) => t.code)) })) { waiting = true; render(); }
+  if (!isOff(doneBtn) && table.move({ type: "play", table: codesOf(draft.sets) })) render();
 });
 drawBtn.addEventListener("click", () => {
-  const m = (view.legal || [])[0];
-  if (m && sock.move(m)) { waiting = true; render(); }
+  const m = (view.legal || []).find((x) => x.type === "draw" || x.type === "pass");
+  if (!isOff(drawBtn) && m && table.move(m)) render();
 });
-hintBtn.addEventListener("click", () => sock.send({ type: "hint" }));
+hintBtn.addEventListener("click", () => table.send({ type: "hint" }));
+$("summary-ok").addEventListener("click", () => {
+  if (view && view.legal.some((m) => m.type === "next") && table.move({ type: "next" })) render();
+});
 
-function applyHint(table) {
-  resetDraft();
-  const pool = [...draft.sets.flat(), ...draft.rack];
-  const used = new Set();
-  const pick = (code) => {
-    const t = pool.find((x) => x.code === code && !used.has(x.id) && x.fromTable) || pool.find((x) => x.code === code && !used.has(x.id));
-    used.add(t.id);
-    return t;
-  };
-  draft.sets = table.map((s) => s.map(pick));
-  draft.rack = draft.rack.filter((t) => !used.has(t.id));
+function applyHint(move) {
+  if (!move || move.type !== "play") { toast(_("No hay jugada: roba (o pasa).")); return; }
+  resetDraft(move.table);
   afterChange();
 }
 
+// --- the controller ------------------------------------------------------------------
 
-// --- the socket --------------------------------------------------------------------
-
-let turnKey = null;
-function adopt(v) {
-  view = v;
-  const key = `${v.hand}:${v.turns}:${v.turn}`;
-  if (key !== turnKey || !draft || !myTurn()) { turnKey = key; resetDraft(); }
+function adopt(t, change) {
+  view = t.view;
+  mySeat = t.mySeat;
+  const key = `${view.hand}:${view.turns}:${view.turn}:${view.waiting.length}`;
+  if (key !== turnKey || !draft || !myTurn()) {
+    turnKey = key;
+    resetDraft(change.type === "joined" && myTurn() ? change.msg.draft : null);
+    if (change.type === "joined" && change.msg.draft) afterChange();
+  }
+  render();
 }
 
-const sock = new GameSocket(root.dataset.game, {
+const table = new Table({
+  render: adopt,
   message(msg) {
-    $("conn").hidden = true;
-    if (msg.type === "joined") {
-      seats = msg.seats; mySeat = msg.seat; waiting = false;
-      if (msg.view.last_hand) shownHand = `${msg.view.last_hand.hand}:${msg.view.result ? "end" : ""}`;
-      adopt(msg.view);
-    } else if (msg.type === "update" || msg.type === "sync") {
-      if (msg.seat === mySeat || msg.type === "sync") waiting = false;
-      adopt(msg.view);
-    } else if (msg.type === "checked") {
-      if (msg.ref !== draftNo) return;
-      report = { ...msg.report, ref: msg.ref };
-    } else if (msg.type === "hint") {
-      if (msg.move && msg.move.type === "play") applyHint(msg.move.table); else toast(_("No hay jugada: roba (o pasa)."));
-      return;
-    } else if (msg.type === "error") {
-      waiting = false;
-      if (msg.sync) adopt(msg.sync.view);
-      if (msg.code !== "stale_version") toast(msg.message);
-    } else return;
-    render();
+    if (msg.type === "checked") { checked(msg); return true; }
+    if (msg.type === "hint") { applyHint(msg.move); return true; }
+    return false;
   },
-  offline() { $("conn").textContent = _("Sin conexión. Reconectando…"); $("conn").hidden = false; waiting = false; },
 });
-window.__tapete = {
-  get view() { return view; },
+window.__rummy = {
   get draft() { return draft; },
   get report() { return report; },
   moveTo, pick(id) { selected = id; render(); },

@@ -1,0 +1,99 @@
+"""Tiles, colours and sets named in the player's language (the catalog's ``rummy`` domain).
+
+The rules write codes (``"10R"``, ``"J1"``, a colour's initial); these name them for a
+sentence. Each takes the language's ``gettext`` (the page's module names them the same way,
+with the same message ids)::
+
+>>> from tapete.i18n import translations
+>>> es, en = translations("es", "rummy").gettext, translations("en", "rummy").gettext
+>>> the_tile("10R", es), the_tile("10R", en), the_tile("J2", en)
+('el 10 rojo', 'the red 10', 'the joker')
+>>> tile_name("7A", es), tile_name("7A", en)
+('7 azul', 'blue 7')
+>>> set_text(["8N", "9N", "J1"], es), set_text(["8N", "9N", "J1"], en)
+('8N 9N J1', 'black 8, black 9, joker')
+>>> either(["5N", "5O"], es), run_colour("N", es), colour("N", en)
+('el 5 negro o el 5 naranja', 'negra', 'black')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from tapete.i18n import N_
+from tapete.tiles import COLOURS
+
+Gettext = Callable[[str], str]
+
+COLOUR: Final = {"R": N_("rojo"), "A": N_("azul"), "N": N_("negro"), "O": N_("naranja")}
+"""A colour as an adjective of a tile (masculine in Spanish: «el 7 rojo»)."""
+RUN_COLOUR: Final = {"R": N_("roja"), "A": N_("azul"), "N": N_("negra"), "O": N_("naranja")}
+"""A colour as an adjective of a run (feminine in Spanish: «la escalera roja»)."""
+TILE: Final = {"R": N_("{n} rojo"), "A": N_("{n} azul"), "N": N_("{n} negro"),
+               "O": N_("{n} naranja")}  # fmt: skip
+"""A tile's name: «7 azul», "blue 7"."""
+THE_TILE: Final = {"R": N_("el {n} rojo"), "A": N_("el {n} azul"), "N": N_("el {n} negro"),
+                   "O": N_("el {n} naranja")}  # fmt: skip
+"""A tile's name in a sentence, with its article: «el 7 azul», "the blue 7"."""
+SHORT: Final = {"R": N_("{n}R"), "A": N_("{n}A"), "N": N_("{n}N"), "O": N_("{n}O")}
+"""A tile in a list of a set's tiles: its code in Spanish («8N»), its name in English."""
+JOKER: Final = N_("comodín")
+THE_JOKER: Final = N_("el comodín")
+SHORT_JOKER: Final = {"1": N_("J1"), "2": N_("J2")}
+NEXT_IN_SET: Final = N_("{tiles} {tile}")
+"""How a set's tiles follow one another in a sentence («8N 9N», "black 8, black 9")."""
+EITHER: Final = N_("{a} o {b}")
+
+
+def _split(code: str) -> tuple[str, str]:
+    """``"10R"`` → ``("10", "R")``; a joker → ``("", "1")``."""
+    return ("", code[-1]) if code.startswith("J") else (code[:-1], code[-1])
+
+
+def tile_name(code: str, gettext: Gettext) -> str:
+    n, c = _split(code)
+    return gettext(JOKER) if not n else gettext(TILE[c]).format(n=n)
+
+
+def the_tile(code: str, gettext: Gettext) -> str:
+    n, c = _split(code)
+    return gettext(THE_JOKER) if not n else gettext(THE_TILE[c]).format(n=n)
+
+
+def set_text(codes: Sequence[str], gettext: Gettext) -> str:
+    out = ""
+    for code in codes:
+        n, c = _split(code)
+        word = gettext(SHORT_JOKER[c]) if not n else gettext(SHORT[c]).format(n=n)
+        out = word if not out else gettext(NEXT_IN_SET).format(tiles=out, tile=word)
+    return out
+
+
+def either(codes: Sequence[str], gettext: Gettext) -> str:
+    """One tile, or the two a group's joker may stand for: «el 5 negro o el 5 naranja»."""
+    names = [the_tile(c, gettext) for c in codes]
+    return names[0] if len(names) == 1 else gettext(EITHER).format(a=names[0], b=names[1])
+
+
+def colour(code: str, gettext: Gettext) -> str:
+    return gettext(COLOUR[code])
+
+
+def run_colour(code: str, gettext: Gettext) -> str:
+    return gettext(RUN_COLOUR[code])
+
+
+def colour_code(c: int) -> str:
+    """A colour's index (0..3) as its code on the wire."""
+    return COLOURS[c]
+
+
+NAMERS: Final[dict[str, Callable[[Any, Gettext], str]]] = {
+    "tile": the_tile,
+    "tiles": either,
+    "set": set_text,
+    "colour": colour,
+    "run_colour": run_colour,
+}
+"""How each parameter of a refusal or a set's reason is named."""
