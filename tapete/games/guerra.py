@@ -53,14 +53,15 @@ Order = Literal["random", "fixed"]
 
 class Config(Options, frozen=True):
     """The options of RULES.md: 2–4 players, length, cards face down in a war,
-    ace low, sums, and the order of won cards."""
+    ace low, sums, and the order of won cards. The titles are the setup page's legends;
+    ``length`` says the duel limit of each choice (``extra["limits"]``)."""
 
     players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
-    length: Annotated[Length, Meta(title=N_("Duración"))] = "corta"
-    down: Annotated[Literal[1, 3], Meta(title=N_("Cartas boca abajo en una guerra"))] = 3
-    ace_low: Annotated[bool, Meta(title=N_("El as vale 1"))] = False
-    sums: Annotated[bool, Meta(title=N_("Guerra de sumas"))] = False
-    order: Annotated[Order, Meta(title=N_("Orden de las cartas ganadas"))] = "random"
+    length: Annotated[Length, Meta(title=N_("Duración"), extra={"limits": LENGTHS})] = "corta"
+    down: Annotated[Literal[3, 1], Meta(title=N_("Cartas boca abajo en una guerra"))] = 3
+    ace_low: Annotated[bool, Meta(title=N_("El as"))] = False
+    sums: Annotated[bool, Meta(title=N_("Modo"))] = False
+    order: Annotated[Order, Meta(title=N_("Cartas ganadas"))] = "random"
 
     @property
     def limit(self) -> int | None:
