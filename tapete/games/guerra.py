@@ -28,7 +28,7 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 from msgspec import Meta, Struct, field
 
-from tapete.cards import Card, full_deck, parse_cards, rank_value
+from tapete.cards import Card, full_deck, rank_value
 from tapete.games import guerra as _rules
 from tapete.games.protocol import (
     JSON,
@@ -90,10 +90,16 @@ parse_move = move = MOVES.decode
 """A move from JSON; ``move(repr)`` round-trips: ``move({'type': 'turn'})``."""
 
 
+_CARDS: Final = {text: card for card in full_deck() for text in (str(card), card.code)}
+"""Every card by the texts ``dump`` and the wire write (``"9♥"``, ``"9H"``), so reading a
+position does not parse them one by one; any other form goes to :meth:`Card.parse`."""
+
+
 class Pile(deque[Card]):
     """Cards, top first: ``pile[0]`` is the next card turned, won cards go to the bottom
     (``extend``). In a position a pile is card text, ``"9♥ K♠ 2♣"`` (any form
-    :func:`tapete.cards.parse_cards` reads; the symbol form is written).
+    :func:`tapete.cards.parse_cards` reads, or a list of cards or card texts; the symbol form
+    is written).
 
     >>> pile = Pile.from_wire("9H KS 2c")
     >>> pile.take(2).to_wire(), pile.to_wire()
@@ -105,8 +111,8 @@ class Pile(deque[Card]):
     @classmethod
     def from_wire(cls, obj: str | Iterable[Card | str]) -> Pile:
         if isinstance(obj, str):
-            return cls(parse_cards(obj))
-        return cls(c if isinstance(c, Card) else Card.parse(c) for c in obj)
+            return cls(_CARDS.get(t) or Card.parse(t) for t in obj.replace(",", " ").split())
+        return cls(c if isinstance(c, Card) else _CARDS.get(c) or Card.parse(str(c)) for c in obj)
 
     def to_wire(self) -> str:
         return " ".join(map(str, self))
