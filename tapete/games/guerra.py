@@ -164,7 +164,8 @@ class State(Struct, kw_only=True):
     fields in this order, after ``"game"``; ``load`` gives every missing one its default.
 
     A state with no duel in progress and no result starts a duel among the seats not out,
-    as the game does after a duel: ``State(piles=[...])`` is a position at a duel's start.
+    as the game does after a duel: ``load({"piles": [...]})`` is a position at a duel's
+    start.
     """
 
     config: Config = Config()
