@@ -4,20 +4,33 @@ Run from the project root::
 
     python bench/guerra.py [--games N] [--seed S] [--players P] [--length corta|media|final]
 
-Two runs over the same games:
+Three runs over the same games:
 
 1. *engine*: ``new`` / ``actors`` / ``legal_moves`` / ``apply`` until the game ends, the
    seat that turns chosen at random (seeded) among the seats the table waits for;
 2. *engine + views*: the same, and after every move ``view`` built for every seat and
-   for a spectator (what a room does before broadcasting).
+   for a spectator (what a room does before broadcasting);
+3. *engine + dump/load*: the same, and after every move the position written and read
+   back (``load(dump(state))``, the position codec of docs/positions.md).
 
 It prints games per second, moves per second and microseconds per move, and the
 machine. Results are recorded in ``bench/RESULTS.md``; a timing is never a test.
+
+``--fingerprint`` measures nothing: it plays ``--games`` seeded games (2,000 by default)
+cycling through every combination of the options (144), and prints SHA-256 digests of
+``json.dumps(dump(state))`` after every move, of ``view`` for every seat and a spectator
+after every move, and of every event. A refactoring of the engine must leave them as they
+were::
+
+    python bench/guerra.py --fingerprint
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import itertools
+import json
 import os
 import platform
 import random
@@ -29,7 +42,7 @@ from typing import Any
 from tapete.games import guerra
 
 
-def play(config: guerra.Config, seed: int, views: bool) -> int:
+def play(config: guerra.Config, seed: int, views: bool, dumps: bool = False) -> int:
     """Play one game; return the number of moves."""
     choose = random.Random(seed)
     state = guerra.new(config, seed)
@@ -43,7 +56,52 @@ def play(config: guerra.Config, seed: int, views: bool) -> int:
         if views:
             for viewer in seats:
                 guerra.view(state, viewer)
+        if dumps:
+            guerra.load(guerra.dump(state))
     return moves
+
+
+COMBINATIONS: list[dict[str, Any]] = [
+    dict(zip(("players", "length", "down", "ace_low", "sums", "order"), values, strict=True))
+    for values in itertools.product(
+        (2, 3, 4),
+        ("corta", "media", "final"),
+        (3, 1),
+        (False, True),
+        (False, True),
+        ("random", "fixed"),
+    )
+]
+"""Every combination of the options, in a fixed order (144)."""
+
+
+def fingerprint(games: int, first_seed: int) -> dict[str, str]:
+    """SHA-256 of every dump, every view (each seat and a spectator) and every event of
+    ``games`` seeded games, game ``i`` with the options ``COMBINATIONS[i % 144]``."""
+    digests = {"dump": hashlib.sha256(), "view": hashlib.sha256(), "events": hashlib.sha256()}
+    moves = 0
+
+    def record(state: guerra.State, viewers: list[int | None]) -> None:
+        digests["dump"].update(json.dumps(guerra.dump(state)).encode())
+        for viewer in viewers:
+            digests["view"].update(json.dumps(guerra.view(state, viewer)).encode())
+
+    for i in range(games):
+        seed = first_seed + i
+        config = guerra.parse_config(COMBINATIONS[i % len(COMBINATIONS)])
+        viewers: list[int | None] = [*range(guerra.seats(config)), None]
+        choose = random.Random(seed)
+        state = guerra.new(config, seed)
+        record(state, viewers)
+        while guerra.outcome(state) is None:
+            seat = choose.choice(guerra.actors(state))
+            events = guerra.apply(state, seat, guerra.legal_moves(state, seat)[0])
+            digests["events"].update(json.dumps(events).encode())
+            record(state, viewers)
+            moves += 1
+    return {"games": str(games), "moves": str(moves)} | {
+        k: d.hexdigest() for k, d in digests.items()
+    }
 
 
 def measure(label: str, games: int, run: Callable[[int], int], first_seed: int) -> dict[str, Any]:
@@ -73,7 +131,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--length", default="corta", choices=("corta", "media", "final"))
+    parser.add_argument("--fingerprint", action="store_true", help="print digests, no timings")
     args = parser.parse_args(argv)
+    if args.fingerprint:
+        games = args.games if "--games" in (argv or sys.argv) else 2000
+        start = time.perf_counter()
+        for key, value in fingerprint(games, args.seed).items():
+            print(f"{key:<7} {value}")
+        print(f"({time.perf_counter() - start:.1f} s)")
+        return
     config = guerra.parse_config({"players": args.players, "length": args.length})
 
     print("La guerra engine benchmark")
@@ -83,6 +149,12 @@ def main(argv: list[str] | None = None) -> None:
     play(config, args.seed, views=True)  # warm up
     measure("engine", args.games, lambda s: play(config, s, views=False), args.seed)
     measure("engine + views", args.games, lambda s: play(config, s, views=True), args.seed)
+    measure(
+        "engine + dump/load",
+        args.games,
+        lambda s: play(config, s, views=False, dumps=True),
+        args.seed,
+    )
 
 
 if __name__ == "__main__":

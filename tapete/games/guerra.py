@@ -21,12 +21,14 @@ When every seat the step waits for has turned, the step is resolved.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Iterable
 from typing import Annotated, Any, Final, Literal
 
-from msgspec import Meta
+import msgspec
+from msgspec import Meta, Struct, field
 
-from tapete.cards import Card, format_cards, full_deck, parse_cards, rank_value
+from tapete.cards import Card, full_deck, rank_value
 from tapete.games import guerra as _rules
 from tapete.games.protocol import (
     JSON,
@@ -51,14 +53,15 @@ Order = Literal["random", "fixed"]
 
 class Config(Options, frozen=True):
     """The options of RULES.md: 2–4 players, length, cards face down in a war,
-    ace low, sums, and the order of won cards."""
+    ace low, sums, and the order of won cards. The titles are the setup page's legends;
+    ``length`` says the duel limit of each choice (``extra["limits"]``)."""
 
     players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
-    length: Annotated[Length, Meta(title=N_("Duración"))] = "corta"
-    down: Annotated[Literal[1, 3], Meta(title=N_("Cartas boca abajo en una guerra"))] = 3
-    ace_low: Annotated[bool, Meta(title=N_("El as vale 1"))] = False
-    sums: Annotated[bool, Meta(title=N_("Guerra de sumas"))] = False
-    order: Annotated[Order, Meta(title=N_("Orden de las cartas ganadas"))] = "random"
+    length: Annotated[Length, Meta(title=N_("Duración"), extra={"limits": LENGTHS})] = "corta"
+    down: Annotated[Literal[3, 1], Meta(title=N_("Cartas boca abajo en una guerra"))] = 3
+    ace_low: Annotated[bool, Meta(title=N_("El as"))] = False
+    sums: Annotated[bool, Meta(title=N_("Modo"))] = False
+    order: Annotated[Order, Meta(title=N_("Cartas ganadas"))] = "random"
 
     @property
     def limit(self) -> int | None:
@@ -87,46 +90,109 @@ parse_move = move = MOVES.decode
 """A move from JSON; ``move(repr)`` round-trips: ``move({'type': 'turn'})``."""
 
 
-@dataclass(slots=True)
-class Placed:
+_CARDS: Final = {text: card for card in full_deck() for text in (str(card), card.code)}
+"""Every card by the texts ``dump`` and the wire write (``"9♥"``, ``"9H"``), so reading a
+position does not parse them one by one; any other form goes to :meth:`Card.parse`."""
+
+
+class Pile(deque[Card]):
+    """Cards, top first: ``pile[0]`` is the next card turned, won cards go to the bottom
+    (``extend``). In a position a pile is card text, ``"9♥ K♠ 2♣"`` (any form
+    :func:`tapete.cards.parse_cards` reads, or a list of cards or card texts; the symbol form
+    is written).
+
+    >>> pile = Pile.from_wire("9H KS 2c")
+    >>> pile.take(2).to_wire(), pile.to_wire()
+    ('9♥ K♠', '2♣')
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def from_wire(cls, obj: str | Iterable[Card | str]) -> Pile:
+        if isinstance(obj, str):
+            return cls(_CARDS.get(t) or Card.parse(t) for t in obj.replace(",", " ").split())
+        return cls(c if isinstance(c, Card) else _CARDS.get(c) or Card.parse(str(c)) for c in obj)
+
+    def to_wire(self) -> str:
+        return " ".join(map(str, self))
+
+    def take(self, n: int) -> Pile:
+        """The top ``n`` cards, off the pile (it has at least ``n``)."""
+        if n == 1:
+            return Pile((self.popleft(),))
+        out = Pile()
+        for _ in range(n):
+            out.append(self.popleft())
+        return out
+
+
+class GameRng(Rng):
+    """The game's generator; in a position, its state (one integer)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_wire(cls, obj: int) -> GameRng:
+        return cls(int(obj))
+
+    def to_wire(self) -> int:
+        return self.state
+
+
+class Placed(Struct, kw_only=True):
     """What one seat put on the table in one step."""
 
-    down: list[Card] = field(default_factory=list)
-    up: list[Card] = field(default_factory=list)
+    down: Pile = field(default_factory=Pile)
+    up: Pile = field(default_factory=Pile)
 
 
-@dataclass(slots=True)
-class Step:
+class Step(Struct, kw_only=True):
     """One step of a duel: the duel itself (war=False) or one war after a tie."""
 
     contenders: list[int]
     war: bool = False
-    placed: dict[int, Placed] = field(default_factory=dict)
+    placed: dict[int, Placed] = {}
+    """By seat; a position writes the seat as a string key (``"0"``)."""
 
     def waiting(self) -> list[int]:
         return [s for s in self.contenders if s not in self.placed]
 
 
-@dataclass(slots=True)
-class State:
-    config: Config
-    piles: list[list[Card]]
+class State(Struct, kw_only=True):
+    """The whole game, and the position format (docs/positions.md): ``dump`` writes these
+    fields in this order, after ``"game"``; ``load`` gives every missing one its default.
+
+    A state with no duel in progress and no result starts a duel among the seats not out,
+    as the game does after a duel: ``load({"piles": [...]})`` is a position at a duel's
+    start.
+    """
+
+    config: Config = Config()
+    piles: list[Pile]
     """Index 0 is the top of the pile (the next card turned)."""
-    out: list[bool]
-    rng: Rng
+    out: list[bool] = []
+    """Seats out of the game (empty or missing: nobody is out)."""
     duels: int = 0
     """Duels finished."""
     wars: int = 0
     """Wars fought (a war inside a war counts again)."""
-    steps: list[Step] = field(default_factory=list)
+    steps: list[Step] = []
     """The duel in progress: its first step and any wars that followed."""
-    carry: list[Card] = field(default_factory=list)
+    carry: Pile = field(default_factory=Pile)
     """Cards left on the table when every player of a war ran out (3–4 players)."""
+    rng: GameRng = field(default_factory=lambda: GameRng(0))
     last: JSON | None = None
     """Summary of the last finished duel, for showing it."""
     result: JSON | None = None
     loop: list[Any] | None = None
     """Fixed order only: Brent's cycle detection over positions at duel starts."""
+
+    def __post_init__(self) -> None:
+        if not self.out:
+            self.out = [False] * len(self.piles)
+        if not self.steps and self.result is None:
+            _start_duel(self, [])
 
 
 def seats(config: Config) -> int:
@@ -138,14 +204,10 @@ def seats(config: Config) -> int:
 
 def new(config: Config, seed: int) -> State:
     """Shuffle the 52 cards with ``seed`` and deal them as evenly as they go."""
-    rng = Rng.from_seed(seed)
+    rng = GameRng(Rng.from_seed(seed).state)
     deck = rng.shuffled(full_deck())
-    piles: list[list[Card]] = [[] for _ in range(config.players)]
-    for i, card in enumerate(deck):
-        piles[i % config.players].append(card)
-    state = State(config=config, piles=piles, out=[False] * config.players, rng=rng)
-    _start_duel(state, [])
-    return state
+    piles = [Pile(deck[seat :: config.players]) for seat in range(config.players)]
+    return State(config=config, piles=piles, rng=rng)
 
 
 def actors(state: State) -> list[int]:
@@ -215,71 +277,34 @@ def view(state: State, seat: int | None) -> JSON:
 
 
 def dump(state: State) -> JSON:
-    """The position as JSON (see docs/positions.md); ``load(dump(s))`` is the same game."""
-    return {
-        "game": "guerra",
-        "config": config_json(state.config),
-        "piles": [format_cards(p) for p in state.piles],
-        "out": list(state.out),
-        "duels": state.duels,
-        "wars": state.wars,
-        "steps": [
-            {
-                "contenders": list(step.contenders),
-                "war": step.war,
-                "placed": {
-                    str(s): {"down": format_cards(p.down), "up": format_cards(p.up)}
-                    for s, p in step.placed.items()
-                },
-            }
-            for step in state.steps
-        ],
-        "carry": format_cards(state.carry),
-        "rng": state.rng.state,
-        "last": state.last,
-        "result": state.result,
-        "loop": state.loop,
-    }
+    """The position as JSON (see docs/positions.md); ``load(dump(s))`` is the same game.
+
+    >>> dump(load({"piles": ["9H KS", "5C KH"]}))["piles"]
+    ['9♥ K♠', '5♣ K♥']
+    """
+    return {"game": "guerra", **msgspec.to_builtins(state, enc_hook=_to_wire, str_keys=True)}
 
 
 def load(data: JSON) -> State:
     """Read a position; missing fields take their defaults, so tests may write only piles.
 
-    With no ``steps`` given (and no result), a new duel starts among the players
-    who still have cards.
+    ``config.players`` is the number of piles. With no ``steps`` given (and no result), a
+    new duel starts among the players who still have cards. Bad options raise
+    ``IllegalMove("bad_config")``; anything else that does not read (a card, a field of the
+    wrong type) raises :class:`msgspec.ValidationError` (a ``ValueError``) naming the field.
     """
     config = parse_config(data.get("config", {}))
-    piles = [parse_cards(p) if isinstance(p, str) else list(p) for p in data["piles"]]
-    if len(piles) != config.players:
-        config = parse_config({**config_json(config), "players": len(piles)})
-    out = list(data.get("out", [False] * len(piles)))
-    steps = [
-        Step(
-            contenders=list(raw["contenders"]),
-            war=bool(raw.get("war", False)),
-            placed={
-                int(s): Placed(down=parse_cards(p.get("down", "")), up=parse_cards(p.get("up", "")))
-                for s, p in raw.get("placed", {}).items()
-            },
-        )
-        for raw in data.get("steps", [])
-    ]
-    state = State(
-        config=config,
-        piles=piles,
-        out=out,
-        rng=Rng(int(data.get("rng", 0))),
-        duels=int(data.get("duels", 0)),
-        wars=int(data.get("wars", 0)),
-        steps=steps,
-        carry=parse_cards(data.get("carry", "")),
-        last=data.get("last"),
-        result=data.get("result"),
-        loop=data.get("loop"),
-    )
-    if not state.steps and state.result is None:
-        _start_duel(state, [])
-    return state
+    if len(data["piles"]) != config.players:
+        config = parse_config({**config_json(config), "players": len(data["piles"])})
+    return msgspec.convert({**data, "config": config}, State, dec_hook=_from_wire, str_keys=True)
+
+
+def _to_wire(obj: Pile | GameRng) -> Any:
+    return obj.to_wire()
+
+
+def _from_wire(tp: type[Pile | GameRng], obj: Any) -> Any:
+    return tp.from_wire(obj)
 
 
 def all_cards(state: State) -> list[Card]:
@@ -287,7 +312,8 @@ def all_cards(state: State) -> list[Card]:
     cards = [c for p in state.piles for c in p] + list(state.carry)
     for step in state.steps:
         for placed in step.placed.values():
-            cards += placed.down + placed.up
+            cards += placed.down
+            cards += placed.up
     return cards
 
 
@@ -314,7 +340,7 @@ def _alive(state: State) -> list[int]:
     return [s for s in range(len(state.piles)) if not state.out[s]]
 
 
-def _value(state: State, cards: list[Card]) -> int:
+def _value(state: State, cards: Iterable[Card]) -> int:
     return sum(rank_value(c, ace_low=state.config.ace_low) for c in cards)
 
 
@@ -343,8 +369,7 @@ def _place(state: State, seat: int, events: list[Event]) -> None:
     else:  # too few: all but the last face down (the last one or two face up)
         up = min(up_n, n)
         down = n - up
-    placed = Placed(down=pile[:down], up=pile[down : down + up])
-    del pile[: down + up]
+    placed = Placed(down=pile.take(down), up=pile.take(up))
     step.placed[seat] = placed
     events.append(
         {"t": "turn", "seat": seat, "down": len(placed.down), "up": [c.code for c in placed.up]}
@@ -375,7 +400,7 @@ def _resolve(state: State, events: list[Event]) -> None:
                 state.out[s] = True
                 events.append({"t": "out", "seat": s})
         remaining = _alive(state)
-        state.carry = _pot(state)
+        state.carry = Pile(_pot(state))
         state.last = _summary(state, None, "carry", 0)
         state.steps = []
         if remaining:
@@ -397,7 +422,7 @@ def _resolve(state: State, events: list[Event]) -> None:
     state.piles[winner].extend(pot)
     events.append({"t": "won", "seat": winner, "cards": len(pot), "why": why})
     state.steps = []
-    state.carry = []
+    state.carry = Pile()
     for s in _alive(state):
         if not state.piles[s]:
             state.out[s] = True
@@ -411,7 +436,7 @@ def _end_duel(state: State, events: list[Event]) -> None:
     if len(alive) == 1:
         winner = alive[0]
         state.piles[winner].extend(state.carry)
-        state.carry = []
+        state.carry = Pile()
         _finish(state, winner, "all_cards", events)
         return
     limit = state.config.limit
@@ -440,7 +465,8 @@ def _pot(state: State, winner: int | None = None) -> list[Card]:
         for step in state.steps:
             placed = step.placed.get(s)
             if placed is not None:
-                pot += placed.down + placed.up
+                pot += placed.down
+                pot += placed.up
     pot += state.carry
     if state.config.order == "random":
         state.rng.shuffle(pot)
@@ -483,7 +509,7 @@ def _repeats(state: State) -> bool:
     With won cards put back in a fixed order the game is deterministic, so a
     repeated position means it would go on for ever: it ends as a draw.
     """
-    text = "|".join(format_cards(p) for p in state.piles) + "/" + format_cards(state.carry)
+    text = "|".join(p.to_wire() for p in state.piles) + "/" + state.carry.to_wire()
     key = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
     if state.loop is None:
         state.loop = [key, 1, 0]

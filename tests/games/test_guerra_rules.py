@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +28,7 @@ def pos(*piles: str, **config: Any) -> guerra.State:
     return guerra.load({"piles": list(piles), "config": {"order": "fixed", **config}})
 
 
-def codes(cards: list[Card]) -> str:
+def codes(cards: Iterable[Card]) -> str:
     return " ".join(c.code for c in cards)
 
 
@@ -218,7 +221,7 @@ def test_seed_example_war_with_random_order_takes_the_same_ten() -> None:
     """«El jugador 2 gana la guerra y se lleva las 10 cartas» — también con orden mezclado."""
     s = pos("KS 2C 3C 4C 4D", "KH 3D 4S 5S QD", order="random")
     play_duel(s)
-    assert s.piles[0] == []
+    assert not s.piles[0]
     assert sorted(s.piles[1]) == sorted(parse_cards("KS 2C 3C 4C 4D KH 3D 4S 5S QD"))
     assert s.result is not None and s.result["winner"] == 1
 
@@ -464,7 +467,7 @@ def test_runners_out_together_four_players_carry_to_next_winner() -> None:
     events = play_duel(s)  # 9 vs 4: seat 2 takes its duel and the carried cards
     assert only(events, "won")[0] == {"t": "won", "seat": 2, "cards": 6, "why": "higher"}
     assert piles(s) == ["", "", "9C 4C KS KH 2C 3C", "5C"]
-    assert s.carry == []
+    assert not s.carry
 
 
 def test_runners_out_together_leave_one_player_who_takes_all() -> None:
@@ -475,7 +478,7 @@ def test_runners_out_together_leave_one_player_who_takes_all() -> None:
     assert s.result is not None
     assert s.result["winner"] == 2 and s.result["reason"] == "all_cards"
     assert s.result["counts"] == [0, 0, 4]
-    assert s.carry == []
+    assert not s.carry
     assert kinds(events)[-1] == "end"
 
 
@@ -735,8 +738,8 @@ POT = sorted(parse_cards("KS 2C 3C 4C 4D KH 3D 4S 5S QD"))
 def _war_with_rng(rng: int) -> list[Card]:
     s = guerra.load({"piles": list(WAR), "config": {"order": "random"}, "rng": rng})
     play_duel(s)
-    assert codes(s.piles[1][:1]) == "8H"
-    return s.piles[1][1:]
+    assert s.piles[1][0].code == "8H"
+    return list(s.piles[1])[1:]
 
 
 def test_random_order_is_seeded_and_reproducible() -> None:
@@ -1010,5 +1013,76 @@ def test_load_defaults() -> None:
     assert s.config.players == 3
     assert s.config.length == "corta" and s.config.order == "random"
     assert s.out == [False, False, False]
-    assert s.duels == 0 and s.wars == 0 and s.carry == [] and s.result is None
+    assert s.duels == 0 and s.wars == 0 and not s.carry and s.result is None
     assert guerra.actors(s) == [0, 1, 2]
+
+
+def test_the_documented_position_is_the_short_form_played() -> None:
+    """docs/positions.md: the example position, and the short way a test writes it, are the
+    same game (``dump`` writes exactly the documented JSON, key order included)."""
+    doc = (Path(__file__).parents[2] / "docs" / "positions.md").read_text()
+    section = doc.split("## La guerra", 1)[1].split("\n## ", 1)[0]
+    example = json.loads(section.split("```json", 2)[2].split("```", 1)[0])
+    s = guerra.load(
+        {"piles": ["9H KS 2C 3C 4C 4D 7S", "5C KH 3D 4S 5S QD 8S"], "config": {"order": "fixed"}}
+    )
+    for seat in (0, 1, 0, 1, 0):
+        guerra.apply(s, seat, guerra.Turn())
+    assert json.dumps(guerra.dump(s)) == json.dumps(example)
+    assert json.dumps(guerra.dump(guerra.load(example))) == json.dumps(example)
+
+
+def test_load_gives_missing_fields_of_a_step_their_defaults() -> None:
+    """A test may write a step with only what matters: ``war`` false, nothing placed, and a
+    seat's ``down`` or ``up`` empty; seat keys as strings (JSON) or integers."""
+    s = guerra.load(
+        {"piles": ["9H", "5C 7C"], "steps": [{"contenders": [0, 1], "placed": {"0": {"up": "KS"}}}]}
+    )
+    assert guerra.actors(s) == [1]
+    assert not s.steps[0].war and not s.steps[0].placed[0].down
+    assert guerra.dump(s)["steps"] == [
+        {"contenders": [0, 1], "war": False, "placed": {"0": {"down": "", "up": "K♠"}}}
+    ]
+    empty = {"contenders": [0, 1], "placed": {0: {}}}
+    t = guerra.load({"piles": ["9H", "5C 7C"], "steps": [empty]})
+    assert guerra.dump(t)["steps"][0]["placed"] == {"0": {"down": "", "up": ""}}
+    u = guerra.load({"piles": ["9H", "5C"], "steps": [{"contenders": [1]}]})
+    assert guerra.actors(u) == [1]
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"piles": ["9H ZZ", "5C"]}, "$.piles[0]"),
+        ({"piles": ["9H", "5C"], "duels": "7"}, "$.duels"),
+        ({"piles": ["9H", "5C"], "steps": [{"war": True}]}, "$.steps[0]"),
+        ({"piles": ["9H", "5C"], "carry": 3}, "$.carry"),
+    ],
+)
+def test_load_names_what_does_not_read(data: dict[str, Any], where: str) -> None:
+    """A position that does not read is refused with the field at fault (a ``ValueError``)."""
+    with pytest.raises(ValueError, match=re.escape(where)):
+        guerra.load(data)
+
+
+def test_load_takes_the_players_from_the_piles() -> None:
+    """«2 jugadores por defecto; 3 o 4 opcional»: the number of piles is ``players``, so a
+    position of one pile or five is refused as the options would be."""
+    four = guerra.load({"piles": ["9H", "5C", "2D", "3D"], "config": {"players": 2}})
+    assert four.config.players == 4
+    for piles in (["9H"], ["9H", "5C", "2D", "3D", "4D"]):
+        with pytest.raises(IllegalMove) as err:
+            guerra.load({"piles": piles})
+        assert err.value.code == "bad_config" and err.value.params["field"] == "players"
+
+
+def test_a_pile_is_card_text_top_first() -> None:
+    """The pile type reads any card text (or a list of cards or card texts) and writes the
+    symbol form; ``take`` turns cards off the top."""
+    pile = guerra.Pile.from_wire("10h, ks 1D")
+    assert pile.to_wire() == "10♥ K♠ A♦"
+    assert guerra.Pile.from_wire(["10H", Card.parse("KS"), "AD"]) == pile
+    assert guerra.Pile.from_wire("").to_wire() == ""
+    top = pile.take(2)
+    assert (top.to_wire(), pile.to_wire()) == ("10♥ K♠", "A♦")
+    assert isinstance(top, guerra.Pile) and not pile.take(0)

@@ -35,6 +35,7 @@ let logged = 0;          // the last duel number written to the log
 const saved = JSON.parse(localStorage.getItem("guerra.auto") || "{}");
 if (saved.speed) speedEl.value = saved.speed;
 
+const warCry = _("¡Guerra!");
 const nameOf = (seat) => table.nameOf(seat);
 const cardsLabel = (n) => ngettext("{n} carta", "{n} cartas", n);
 
@@ -47,7 +48,7 @@ function render(t, change) {
   const limit = view.limit;
   const n = Math.max(view.duel, 1);
   duelLabel.textContent = limit ? _("Duelo {n} de {limit}", { n: Math.min(n, limit), limit }) : _("Duelo {n}", { n });
-  warsLabel.textContent = `${_("Guerras")}: ${view.wars}`;
+  warsLabel.textContent = _("Guerras: {n}", { n: view.wars });
 
   // which duel to show: the one in progress if anybody has placed, else the last one finished
   const inProgress = view.table.length && view.table.some((st) => Object.keys(st.placed).length);
@@ -103,7 +104,7 @@ function seatRow(seat, steps, values, duelKey, winner, animate) {
   label.innerHTML = `<strong></strong><span class="sub"></span>`;
   label.querySelector("strong").textContent = nameOf(seat);
   label.querySelector(".sub").textContent = out ? _("Eliminado") : cardsLabel(count);
-  info.setAttribute("aria-label", `${nameOf(seat)}: ${out ? _("Eliminado") : cardsLabel(count)}`);
+  info.setAttribute("aria-label", `${nameOf(seat)}: ${label.querySelector(".sub").textContent}`);
   info.setAttribute("role", "group");
   pile.appendChild(countEl);
   info.append(pile, label);
@@ -150,12 +151,9 @@ function addLog(last) {
     .join(" · ");
   const li = document.createElement("li");
   li.value = last.n;
-  const war = last.steps.length > 1 ? `${_("¡Guerra!")} ` : "";
-  li.textContent = war + _("{who} → {winner} (+{cards})", {
-    who,
-    winner: last.winner === null ? _("nadie") : nameOf(last.winner),
-    cards: last.cards,
-  });
+  const winner = last.winner === null ? _("nadie") : nameOf(last.winner);
+  const line = _("{who} → {winner} (+{cards})", { who, winner, cards: last.cards });
+  li.textContent = last.steps.length > 1 ? `${warCry} ${line}` : line;
   if (last.winner === mySeat) li.className = "mine";
   logEl.prepend(li);
   while (logEl.children.length > 6) logEl.lastElementChild.remove();
@@ -185,7 +183,7 @@ function describe(inProgress) {
       const up = lastStep.placed[String(last.winner)].up.map(cardText).join(" + ");
       const key = last.why === "no_cards" ? _("{name} se lleva {cards} cartas: el resto se quedó sin cartas.") : (last.winner === mySeat ? _("Te llevas {cards} cartas con {card}.") : _("{name} se lleva {cards} cartas con {card}."));
       text = fmt(key, { name: nameOf(last.winner), cards: last.cards, card: up });
-      if (last.steps.length > 1) text = `${_("¡Guerra!")} ${text}`;
+      if (last.steps.length > 1) text = `${warCry} ${text}`;
     }
     if (view.carry) text += " " + ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
     return text;
@@ -199,10 +197,12 @@ function showEnd() {
   const you = r.winner !== null && r.winner === mySeat;
   const title = r.winner === null ? _("Empate") : (you ? _("¡Has ganado!") : _("Gana {name}", { name: nameOf(r.winner) }));
   const reason = (you && REASONS_YOU[r.reason]) || REASONS[r.reason] || "";
+  const duels = ngettext("{n} duelo", "{n} duelos", r.duels);
+  const wars = ngettext("{n} guerra", "{n} guerras", r.wars);
   table.showEnd({
     title,
     reason: fmt(reason, { limit: view.limit }),
-    stats: `${ngettext("{n} duelo", "{n} duelos", r.duels)} · ${ngettext("{n} guerra", "{n} guerras", r.wars)}`,
+    stats: `${duels} · ${wars}`,
     rows: r.counts.map((c, seat) => ({ text: `${nameOf(seat)}: ${cardsLabel(c)}`, winner: seat === r.winner })),
     won: you,
   });
