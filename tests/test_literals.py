@@ -165,3 +165,20 @@ def test_scripts_write_no_sentences_outside_the_catalog(path: Path) -> None:
         line = source.count("\n", 0, m.start()) + 1
         found.append(f"{line}: {m.group(0)[:80]}")
     assert not found, f"{path.name}:\n" + "\n".join(found[:30])
+
+
+TEMPLATE_LITERAL = re.compile(r"`(?:[^`\\]|\\.)*`", re.DOTALL)
+CATALOG_CALL = re.compile(r"\$\{[^}]*\b(?:_|ngettext)\(")
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_no_catalog_call_hides_in_a_template_literal(path: Path) -> None:
+    """Babel's extractor reads a template literal as one token: a ``_("…")`` inside its
+    ``${…}`` never reaches the catalog (the page shows Spanish in English)."""
+    source = re.sub(r"^\s*//.*$", "", path.read_text(), flags=re.MULTILINE)
+    found = [
+        f"{source.count(chr(10), 0, m.start()) + 1}: {m.group(0)[:80]}"
+        for m in TEMPLATE_LITERAL.finditer(source)
+        if CATALOG_CALL.search(m.group(0))
+    ]
+    assert not found, f"{path.name}:\n" + "\n".join(found)
