@@ -31,6 +31,8 @@ class Clocks:
             return None
         if kind in self.room.settings.clocks:
             return self.room.settings.clocks[kind]
+        if kind in self.room.clock_seconds:
+            return self.room.clock_seconds[kind]
         return declared.practice
 
     def wanted(self) -> set[Key]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
@@ -40,7 +41,13 @@ log = logging.getLogger(__name__)
 class Room:
     """One game being played. Create with :meth:`open`, which replays the move log."""
 
-    def __init__(self, record: GameRecord, store: Store, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        record: GameRecord,
+        store: Store,
+        settings: Settings | None = None,
+        clocks: Mapping[str, float | None] | None = None,
+    ) -> None:
         self.record = record
         self.id = record.id
         self.store = store
@@ -51,6 +58,11 @@ class Room:
         self.state = self._initial()
         self.version = 0
         self.settings = settings or Settings()
+        self.online = record.room_id is not None
+        """A game among friends in a private room (not practice)."""
+        self.clock_seconds: Mapping[str, float | None] = clocks or {}
+        """The room's own clocks (a private room's online seconds), over the game's practice
+        defaults; the server's settings still win (tests, an operator's --turn-seconds)."""
         self.stream = Stream()
         self.clocks = Clocks(self)
         self.bots = BotDriver(self)
@@ -64,8 +76,14 @@ class Room:
     # life cycle
 
     @classmethod
-    async def open(cls, record: GameRecord, store: Store, settings: Settings | None = None) -> Room:
-        room = cls(record, store, settings)
+    async def open(
+        cls,
+        record: GameRecord,
+        store: Store,
+        settings: Settings | None = None,
+        clocks: Mapping[str, float | None] | None = None,
+    ) -> Room:
+        room = cls(record, store, settings, clocks)
         await room._replay_log()
         room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
         room.clocks.sync()

@@ -2,7 +2,7 @@
 
 from typing import Final
 
-from tapete.games.protocol import Clock, GameSpec, Hall, HandCodec
+from tapete.games.protocol import Clock, GameSpec, Hall, HandCodec, Online, players_field
 from tapete.games.rummy.game import (
     CLOCK_MOVES,
     CONFIG,
@@ -81,6 +81,7 @@ SPEC: Final = GameSpec[Config, State, Move](
         ),
     },
     clocks={"turn": Clock(practice=None, online=60.0)},
+    online=Online(seats=(2, 4), with_seats=players_field, turn_clocks=(30.0, 60.0, 120.0, None)),
     clock_moves=CLOCK_MOVES,
     drafting=_rules,
 )
