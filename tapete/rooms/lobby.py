@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
+from tapete.i18n import N_, SHARED
+from tapete.i18n.errors import describe
 from tapete.registry import entry
 from tapete.rooms.inbox import STOP, Message, Send, error
 from tapete.store import RoomRecord, Store
@@ -26,6 +28,31 @@ log = logging.getLogger(__name__)
 
 NAME_LENGTH = 24
 """The longest display name."""
+
+MESSAGES = {
+    "room_not_found": N_("No hay ninguna sala abierta con ese código."),
+    "room_full": N_("La sala está completa."),
+    "room_started": N_("La partida ya ha empezado: puedes mirarla."),
+    "throttled": N_("Demasiados códigos equivocados: espera unos minutos."),
+    "bad_name": N_("Escribe un nombre (hasta 24 letras)."),
+    "not_host": N_("Solo quien creó la sala puede hacer eso."),
+    "not_in_room": N_("No estás sentado en esta sala."),
+    "not_yourself": N_("No puedes quitarte a ti mismo: sal de la sala."),
+    "seat_taken": N_("Ese asiento ya está ocupado."),
+    "seats_taken": N_("Hay más gente sentada que asientos con esas opciones."),
+    "too_few_players": N_("Hacen falta al menos dos jugadores para empezar."),
+    "not_over": N_("La partida aún no ha terminado."),
+    "no_rooms": N_("Este juego aún no se puede jugar en una sala con amigos."),
+    "no_bots": N_("Este juego no tiene bots."),
+}
+"""The refusals of private rooms, in words."""
+
+
+def lobby_error(code: str, lang: str, **params: Any) -> Message:
+    """A room's refusal in words (the shared codes too)."""
+    words = describe(code, lang, SHARED, MESSAGES, **params)
+    return {"type": "error", "code": code, "message": words}
+
 
 OpenGame = Callable[[RoomRecord, list[dict[str, Any]]], Awaitable[str]]
 """Starts a room's game with those seats; returns its id."""
@@ -204,7 +231,7 @@ class Lobby:
         kind = a.get("action")
         lang = act.lang
         if act.guest is None:
-            return error("not_in_room", lang)
+            return lobby_error("not_in_room", lang)
         version = a.get("version")
         if kind not in ("take", "rematch") and (
             type(version) is not int or version != self.version
@@ -217,7 +244,7 @@ class Lobby:
             return error("unknown_type", lang, type=str(kind)[:40])
         host_only = kind in ("remove", "bot", "options", "start")
         if host_only and not self.is_host(act.guest):
-            return error("not_host", lang)
+            return lobby_error("not_host", lang)
         before = self.record.version
         try:
             changed = await handler(act.guest, a)
@@ -230,6 +257,8 @@ class Lobby:
         return None
 
     def spec_error(self, exc: IllegalMove, lang: str) -> Message:
+        if exc.code in MESSAGES:
+            return lobby_error(exc.code, lang, **exc.params)
         return {"type": "error", "code": exc.code, "message": self.spec.describe(exc, lang)}
 
     # the actions: each returns whether the room changed (and raises IllegalMove)
