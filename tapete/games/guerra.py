@@ -39,7 +39,9 @@ from tapete.games.protocol import (
     Hall,
     IllegalMove,
     Move,
+    Online,
     Options,
+    players_field,
 )
 from tapete.i18n import N_
 from tapete.rng import Rng
@@ -540,6 +542,7 @@ SPEC: Final = GameSpec[Config, State, Turn](
     ),
     messages={"no_cards": N_("No te quedan cartas para dar la vuelta.")},
     clocks={"turn": Clock(practice=None, online=15.0)},
+    online=Online(seats=(2, 4), with_seats=players_field),
     bots_follow=True,
 )
 """La guerra's descriptor."""

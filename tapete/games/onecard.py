@@ -38,7 +38,9 @@ from tapete.games.protocol import (
     Hall,
     HandCodec,
     IllegalMove,
+    Online,
     Options,
+    players_field,
 )
 from tapete.i18n import N_
 from tapete.rng import Rng
@@ -908,6 +910,7 @@ SPEC: Final = GameSpec[Config, State, Move](
         "no_window": N_("No hay plazo abierto."),
     },
     clocks={"turn": Clock(practice=None, online=30.0), "window": Clock(practice=3.0, online=3.0)},
+    online=Online(seats=(2, 4), with_seats=players_field),
     clock_moves=CLOCK_MOVES,
     timeouts=lambda state: list(state.timeouts),
 )

@@ -265,6 +265,23 @@ class Guide:
     context: Callable[[], JSON] = dict
 
 
+@dataclass(frozen=True, slots=True)
+class Online(Generic[C]):
+    """How a game is played by friends in a private room: how many seats it may have, the
+    options for a given number (``with_seats``), and the turn clocks the host may choose
+    (seconds; None: no clock; the default is the ``turn`` clock's ``online`` seconds; none
+    to choose from: that default, always)."""
+
+    seats: tuple[int, int]
+    with_seats: Callable[[C, int], C]
+    turn_clocks: tuple[float | None, ...] = ()
+
+
+def players_field(config: Any, n: int) -> Any:
+    """``with_seats`` for options whose ``players`` field is the number of seats."""
+    return msgspec.structs.replace(config, players=n)
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[C, S, M]):
     """Everything the generic layers know about a game, declared once, with the game."""
@@ -294,6 +311,8 @@ class GameSpec(Generic[C, S, M]):
     read_form: Callable[[Any], JSON] | None = None
     """Reads the setup form into options JSON, where reading field by field (the default,
     from the options' types) is not enough."""
+    online: Online[C] | None = None
+    """None: the game has no private rooms (yet)."""
     rematch: Callable[[C], C] | None = None
     """The options of the next game with the same players («Nueva partida»), where they
     change (El Peaje's two players swap roles); None: the same options."""

@@ -33,6 +33,11 @@ class BotDriver:
         """Seat → the version on which the bot answered that it has nothing to do: it is not
         asked again until the version changes."""
         self.standins: set[int] = set()
+        """Human seats a bot plays for now (timeouts in a row; a player away too long)."""
+        self.left: set[int] = set()
+        """Human seats whose player left the game: a bot plays them to its end."""
+        self.away: set[int] = set()
+        """Human seats whose player dropped and did not come back within the grace."""
         self._watchdog: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -56,6 +61,15 @@ class BotDriver:
         """The player of ``seat`` acted: no bot stands in for them any more."""
         self.standins.discard(seat)
 
+    def returned(self, seat: int) -> None:
+        """The player of ``seat`` is connected again."""
+        self.away.discard(seat)
+
+    def gone(self, seat: int) -> None:
+        """The player of ``seat`` left the game: a bot plays the seat to the end."""
+        self.left.add(seat)
+        self.schedule()
+
     # who plays
 
     def seats(self) -> list[int]:
@@ -70,7 +84,7 @@ class BotDriver:
             limit = room.settings.takeover_after
             timeouts = room.spec.timeouts(room.state)
             self.standins.update(i for i, n in enumerate(timeouts) if n >= limit)
-        return out + sorted(self.standins - set(out))
+        return out + sorted((self.standins | self.left | self.away) - set(out))
 
     def level(self, seat: int) -> str:
         """The level a bot seat plays at: its own, or the stand-in level for a human's."""

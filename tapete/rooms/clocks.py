@@ -31,6 +31,8 @@ class Clocks:
             return None
         if kind in self.room.settings.clocks:
             return self.room.settings.clocks[kind]
+        if kind in self.room.clock_seconds:
+            return self.room.clock_seconds[kind]
         return declared.practice
 
     def wanted(self) -> set[Key]:
@@ -65,7 +67,12 @@ class Clocks:
         """The running clocks, with the milliseconds left, for the page's countdowns."""
         now = asyncio.get_running_loop().time()
         return [
-            {"kind": kind, "seat": seat, "ms": max(0, int((deadline - now) * 1000))}
+            {
+                "kind": kind,
+                "seat": seat,
+                "ms": max(0, int((deadline - now) * 1000)),
+                "of": int((self.seconds(kind) or 0.0) * 1000),
+            }
             for (kind, seat, _), (_, deadline) in self.running.items()
         ]
 

@@ -31,6 +31,9 @@ class Settings:
     """Let the JSON API start games from a seed or a position (browser tests only)."""
     watchdog_seconds: float = 5.0
     """How often a room checks that every bot seat that must act is being asked."""
+    grace_seconds: float = 45.0
+    """How long a dropped player of a game among friends keeps their seat to themselves
+    before a bot stands in (RULES.md: 45 s)."""
 
 
 @dataclass(slots=True)
@@ -55,6 +58,15 @@ class BotTurn:
     """None: nothing to do now (or, with ``failed``, the bot failed to decide)."""
     failed: bool = False
     """The bot raised: it plays its first legal move instead."""
+
+
+@dataclass(slots=True)
+class GraceOver:
+    """A dropped player's grace ran out."""
+
+    seat: int
+    since: float
+    """When they dropped (loop time): a grace that was cancelled and begun again is stale."""
 
 
 @dataclass(slots=True)

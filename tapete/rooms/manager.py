@@ -6,13 +6,15 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
 from tapete.rooms.inbox import Settings
+from tapete.rooms.lobby import Lobby, check_options, seats_for
 from tapete.rooms.room import Room
-from tapete.store import GameRecord, Store
+from tapete.store import GameRecord, RoomRecord, Store
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,8 @@ class Rooms:
         self._touched: dict[str, float] = {}
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._lobbies: dict[str, Lobby] = {}
+        """Private rooms by code."""
 
     async def start(self) -> int:
         """Rebuild every unfinished game from its log. Returns how many."""
@@ -64,6 +68,9 @@ class Rooms:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
+        for lobby in list(self._lobbies.values()):
+            await lobby.close()
+        self._lobbies.clear()
         for room in list(self._rooms.values()):
             await room.close()
         self._rooms.clear()
@@ -94,6 +101,7 @@ class Rooms:
             await asyncio.sleep(max(self.idle_seconds, 1.0))  # (never a busy loop)
             try:
                 await self.evict()
+                await self.close_idle_rooms()
             except Exception:  # never let the sweeper die
                 log.exception("evicting rooms failed")
 
@@ -139,10 +147,108 @@ class Rooms:
         return list(self._rooms.values())
 
     async def _open(self, record: GameRecord) -> Room:
+        clocks: dict[str, float | None] | None = None
+        if record.room_id is not None:  # a game among friends: the room's clocks
+            stored = await self.store.room_by_id(record.room_id)
+            clocks = online_clocks(record.kind, stored.options if stored else {})
         async with self._lock:
             room = self._rooms.get(record.id)
             if room is None:
-                room = await Room.open(record, self.store, self.settings)
+                room = await Room.open(record, self.store, self.settings, clocks)
                 self._rooms[record.id] = room
             self._touched[record.id] = asyncio.get_running_loop().time()
             return room
+
+    # private rooms
+
+    async def create_room(self, kind: str, options: Any, host: str, name: str) -> Lobby:
+        """A private room for ``kind`` with ``host`` in its first seat. Raises IllegalMove
+        (``bad_config``, ``no_rooms``)."""
+        checked = check_options(kind, options)
+        seats: list[dict[str, Any]] = [{"kind": "human", "guest": host, "name": name}]
+        seats += [{"kind": "empty"}] * (seats_for(kind, checked) - 1)
+        record = await self.store.create_room(kind, checked, host, seats)
+        return await self._lobby(record)
+
+    async def lobby(self, code: object) -> Lobby | None:
+        """The open room with ``code`` (six digits), opened from the store if need be."""
+        if not isinstance(code, str) or len(code) != 6 or not code.isdigit():
+            return None
+        lobby = self._lobbies.get(code)
+        if lobby is not None:
+            return lobby
+        record = await self.store.room(code)
+        return await self._lobby(record) if record is not None else None
+
+    async def lobby_of(self, room_id: str) -> Lobby | None:
+        record = await self.store.room_by_id(room_id)
+        if record is None or record.status == "closed":
+            return None
+        return await self.lobby(record.code)
+
+    async def close_idle_rooms(self, hours: float = 24.0) -> int:
+        """Close the rooms nobody has touched for ``hours``: their codes are free again."""
+        before = datetime.now().astimezone() - timedelta(hours=hours)
+        closed = set(await self.store.close_idle_rooms(before))
+        for code, lobby in list(self._lobbies.items()):
+            if lobby.record.id in closed:
+                await lobby.close()
+                del self._lobbies[code]
+        return len(closed)
+
+    async def _lobby(self, record: RoomRecord) -> Lobby:
+        async with self._lock:
+            lobby = self._lobbies.get(record.code)
+            if lobby is None:
+                lobby = await Lobby.open(record, self.store, self._start_room_game)
+                lobby.game_over = lambda: self._room_game_over(lobby)
+                lobby.left = lambda guest: self._left(lobby, guest)
+                self._lobbies[record.code] = lobby
+            return lobby
+
+    def _room_game_over(self, lobby: Lobby) -> bool:
+        game_id = lobby.record.game_id
+        if game_id is None:
+            return True
+        room = self._rooms.get(game_id)
+        return room is None or room.finished  # unfinished games are always open
+
+    def _left(self, lobby: Lobby, guest: str) -> None:
+        room = self._rooms.get(lobby.record.game_id or "")
+        if room is not None:
+            seat = room.seat_of(guest)
+            if seat is not None:
+                room.bots.gone(seat)
+
+    async def _start_room_game(self, record: RoomRecord, seats: list[dict[str, Any]]) -> str:
+        spec = entry(record.kind).game
+        assert spec.online is not None
+        config = spec.online.with_seats(spec.parse_config(record.options["config"]), len(seats))
+        game_seats = [
+            {
+                k: v
+                for k, v in s.items()
+                if v is not None and k in ("kind", "guest", "name", "level", "n")
+            }
+            for s in seats
+        ]
+        game = await self.store.create_game(
+            record.kind,
+            spec.config_json(config),
+            secrets.randbits(62),
+            game_seats,
+            owner=record.host,
+            room_id=record.id,
+        )
+        await self._open(game)
+        return game.id
+
+
+def online_clocks(kind: str, options: dict[str, Any]) -> dict[str, float | None]:
+    """The clocks of a game among friends: each kind's online seconds, the turn clock as the
+    room chose."""
+    spec = entry(kind).game
+    clocks = {k: c.online for k, c in spec.clocks.items()}
+    if "turn" in clocks and "clock" in options:
+        clocks["turn"] = options["clock"]
+    return clocks

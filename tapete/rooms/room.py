@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
@@ -25,6 +26,7 @@ from tapete.rooms.inbox import (
     STOP,
     BotTurn,
     ClockFire,
+    GraceOver,
     Message,
     Send,
     Settings,
@@ -40,7 +42,13 @@ log = logging.getLogger(__name__)
 class Room:
     """One game being played. Create with :meth:`open`, which replays the move log."""
 
-    def __init__(self, record: GameRecord, store: Store, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        record: GameRecord,
+        store: Store,
+        settings: Settings | None = None,
+        clocks: Mapping[str, float | None] | None = None,
+    ) -> None:
         self.record = record
         self.id = record.id
         self.store = store
@@ -51,12 +59,20 @@ class Room:
         self.state = self._initial()
         self.version = 0
         self.settings = settings or Settings()
+        self.online = record.room_id is not None
+        """A game among friends in a private room (not practice)."""
+        self.clock_seconds: Mapping[str, float | None] = clocks or {}
+        """The room's own clocks (a private room's online seconds), over the game's practice
+        defaults; the server's settings still win (tests, an operator's --turn-seconds)."""
         self.stream = Stream()
         self.clocks = Clocks(self)
         self.bots = BotDriver(self)
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._dropped: dict[int, tuple[float, asyncio.TimerHandle]] = {}
+        """Human seats of a game among friends with nobody connected: since when (loop time)
+        and the timer of their grace."""
         self._drafts: dict[int, tuple[int, Any]] = {}
         """By seat, the last draft it had checked (Rummy's table in the making) and the
         version it was made on: a reload gives it back; nobody else ever sees it."""
@@ -64,8 +80,14 @@ class Room:
     # life cycle
 
     @classmethod
-    async def open(cls, record: GameRecord, store: Store, settings: Settings | None = None) -> Room:
-        room = cls(record, store, settings)
+    async def open(
+        cls,
+        record: GameRecord,
+        store: Store,
+        settings: Settings | None = None,
+        clocks: Mapping[str, float | None] | None = None,
+    ) -> Room:
+        room = cls(record, store, settings, clocks)
         await room._replay_log()
         room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
         room.clocks.sync()
@@ -89,6 +111,9 @@ class Room:
             self.stream.history.append(Logged(logged.n, logged.seat, logged.move, events))
 
     async def close(self) -> None:
+        for _, handle in self._dropped.values():
+            handle.cancel()
+        self._dropped.clear()
         await self.bots.stop()
         self.clocks.stop()
         if self._task is not None:
@@ -148,6 +173,10 @@ class Room:
         """
         seat = self.seat_of(guest)
         conn = self.stream.add(seat, send, lang)
+        if seat is not None:
+            self._back(seat)
+        else:
+            self._presence_changed(skip=conn)
         message = {
             "type": "joined",
             "game": self.id,
@@ -159,11 +188,86 @@ class Room:
             "clocks": self.clocks.json(),
             "missed": self.stream.missed(since, self.version, seat),
             "draft": self.draft_of(seat),
+            "presence": self.presence(),
         }
         return conn, message
 
     def unsubscribe(self, conn: int) -> None:
+        sub = self.stream.subscribers.get(conn)
         self.stream.remove(conn)
+        if sub is None:
+            return
+        if sub.seat is not None and self.online and not self._connected(sub.seat):
+            self._drop(sub.seat)
+        self._presence_changed()
+
+    # presence (games among friends): who is connected, who is away, who a bot plays for
+
+    def _connected(self, seat: int) -> bool:
+        return any(s.seat == seat for s in self.stream.subscribers.values())
+
+    def _drop(self, seat: int) -> None:
+        """Nobody is connected for ``seat`` any more: its grace begins."""
+        if seat in self._dropped or self.finished:
+            return
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        handle = loop.call_later(
+            self.settings.grace_seconds, self.queue.put_nowait, GraceOver(seat, since)
+        )
+        self._dropped[seat] = (since, handle)
+
+    def _back(self, seat: int) -> None:
+        """The player of ``seat`` is connected (again)."""
+        dropped = self._dropped.pop(seat, None)
+        if dropped is not None:
+            dropped[1].cancel()
+        was_away = seat in self.bots.away
+        self.bots.returned(seat)
+        if dropped is not None or was_away:
+            self._presence_changed()
+            self.bots.schedule()
+        else:
+            self._presence_changed()
+
+    def _grace_over(self, over: GraceOver) -> None:
+        dropped = self._dropped.get(over.seat)
+        if dropped is None or dropped[0] != over.since:
+            return  # they came back meanwhile
+        del self._dropped[over.seat]
+        self.bots.away.add(over.seat)
+        self._presence_changed()
+
+    def presence(self) -> Message:
+        """Who is here: each seat connected or not, the seconds of grace left to one who
+        dropped, whether a bot plays for it now; and how many watch without a seat."""
+        now = asyncio.get_running_loop().time()
+        bots = set(self.bots.seats())
+        seats = []
+        for i, s in enumerate(self.record.seats):
+            if s.get("kind") != "human":
+                continue
+            dropped = self._dropped.get(i)
+            grace = None
+            if dropped is not None:
+                grace = max(0, int((dropped[0] + self.settings.grace_seconds - now) * 1000))
+            seats.append(
+                {"seat": i, "connected": self._connected(i), "grace_ms": grace, "bot": i in bots}
+            )
+        watchers = sum(1 for s in self.stream.subscribers.values() if s.seat is None)
+        return {"type": "presence", "seats": seats, "watchers": watchers}
+
+    def _presence_changed(self, skip: int | None = None) -> None:
+        if not self.online:
+            return
+        message = self.presence()
+        for conn, sub in list(self.stream.subscribers.items()):
+            if conn == skip:
+                continue
+            try:
+                sub.send(message)
+            except Exception:
+                self.stream.subscribers.pop(conn, None)
 
     def view_message(self, seat: int | None) -> Message:
         return {
@@ -233,6 +337,8 @@ class Room:
                     await self.bots.turn(item)
                 elif isinstance(item, ClockFire):
                     await self._clock_fired(item)
+                elif isinstance(item, GraceOver):
+                    self._grace_over(item)
             except Exception:  # a bug must not kill the room: log it, resync from the log
                 log.exception("room %s failed on %r", self.id, item)
                 if isinstance(item, Submit) and not item.future.done():

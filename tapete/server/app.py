@@ -20,6 +20,7 @@ from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer
+from tapete.server.rooms import RoomPages
 from tapete.server.socket import Sockets
 from tapete.server.state import Hall
 
@@ -28,6 +29,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
     hall = Hall(database_url, settings or Settings())
     pages = Pages(hall, Renderer())
     api = Api(hall)
+    rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
 
     @contextlib.asynccontextmanager
@@ -46,11 +48,17 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         Route("/partida/{game_id}/otra", pages.again, methods=["POST"]),
         Route("/api/{kind}/nueva", api.create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api.game),
+        Route("/api/salas", rooms.create, methods=["POST"]),
+        Route("/api/salas/{code}/unirse", rooms.join, methods=["POST"]),
+        Route("/sala/{code}", rooms.page, name="room_page"),
+        Route("/sala/{code}/qr.svg", rooms.qr),
+        Route("/unirse", rooms.by_code),
         Route("/salud", api.health),
         WebSocketRoute("/ws", sockets.endpoint),
         Mount("/static", Static(), name="static"),
         Route("/{kind}", pages.setup),
         Route("/{kind}/nueva", pages.start, methods=["POST"]),
+        Route("/{kind}/sala", rooms.new_from_setup, methods=["POST"]),
         Route("/{kind}/guia", pages.guide),
         Route("/{kind}/guia/{page}", pages.guide),
     ]

@@ -11,6 +11,8 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import SHARED, js_strings, text
 from tapete.i18n.errors import describe
 from tapete.registry import REGISTRY, Entry
+from tapete.rooms import Room
+from tapete.rooms.lobby import Lobby
 from tapete.server import forms
 from tapete.server.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
@@ -127,12 +129,17 @@ class Pages:
         lang = lang_of(request)
         if room is None or room.seat_of(guest) is None:
             return self.not_found(request, describe("not_your_game", lang))
+        return self.table_page(request, room)
+
+    def table_page(self, request: Request, room: Room, lobby: Lobby | None = None) -> Response:
+        """A game's table; in a private room (``lobby``) for players and spectators alike."""
         found = room.entry
+        lang = lang_of(request)
         return self.render(
             request,
             f"{found.key}_table.html",
             found.key,
-            game=game_info(found, lang_of(request)),
+            game=game_info(found, lang),
             room_id=room.id,
             config=room.record.config,
             level=next(
@@ -140,7 +147,11 @@ class Pages:
                 "normal",
             ),
             strings=js_strings(lang, found.key),
+            lobby=lobby.state(guest_of(request)) if lobby is not None else None,
         )
+
+    def setup_error(self, request: Request, found: Entry, words: str) -> Response:
+        return self._setup(request, found, status=400, error=words)
 
     async def again(self, request: Request) -> Response:
         """«Nueva partida» at the end: the same game, same options (as the game turns them

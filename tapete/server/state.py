@@ -45,6 +45,12 @@ class Hall:
         assert self._rooms is not None, "the hall has not started"
         return self._rooms
 
+    async def store_name(self, guest: str | None) -> str | None:
+        """The display name the guest chose last (remembered), if any."""
+        if guest is None or self.store is None:
+            return None
+        return await self.store.guest_name(guest)
+
     async def active_game(
         self, guest: str | None, lang: str, kind: str | None = None
     ) -> dict[str, Any] | None:

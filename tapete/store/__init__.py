@@ -1,5 +1,21 @@
 """Persistence: SQLAlchemy models, Alembic migrations, and the repository the rooms use."""
 
-from tapete.store.repo import GameRecord, LoggedMove, StaleWrite, Store, default_url, migrate
+from tapete.store.repo import (
+    GameRecord,
+    LoggedMove,
+    RoomRecord,
+    StaleWrite,
+    Store,
+    default_url,
+    migrate,
+)
 
-__all__ = ["GameRecord", "LoggedMove", "StaleWrite", "Store", "default_url", "migrate"]
+__all__ = [
+    "GameRecord",
+    "LoggedMove",
+    "RoomRecord",
+    "StaleWrite",
+    "Store",
+    "default_url",
+    "migrate",
+]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, func
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -43,6 +43,8 @@ class GameRow(Base):
     outcome: Mapped[dict[str, Any] | None]
     position: Mapped[dict[str, Any] | None]
     """Where the game starts, when not from a seeded deal (tests, teaching positions)."""
+    room_id: Mapped[str | None] = mapped_column(String(16), default=None)
+    """The private room it is played in (None: a practice game)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
@@ -58,3 +60,44 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[dict[str, Any]]
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RoomRow(Base):
+    """A private room: friends join it by its code; it plays one game after another."""
+
+    __tablename__ = "rooms"
+    __table_args__ = (
+        Index(
+            "ix_rooms_open_code",
+            "code",
+            unique=True,
+            sqlite_where=text("status != 'closed'"),
+            postgresql_where=text("status != 'closed'"),
+        ),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    code: Mapped[str] = mapped_column(String(6), index=True)
+    """Six digits, unique among the rooms not closed; freed when a room closes."""
+    kind: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]]
+    host: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``lobby`` (before a game), ``playing``, ``closed``."""
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    game_id: Mapped[str | None] = mapped_column(String(16), default=None)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    touched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RoomSeatRow(Base):
+    __tablename__ = "room_seats"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``empty``, ``human`` or ``bot``."""
+    guest: Mapped[str | None] = mapped_column(ForeignKey("guests.id"), default=None)
+    name: Mapped[str | None] = mapped_column(String(40), default=None)
+    level: Mapped[str | None] = mapped_column(String(16), default=None)

@@ -7,16 +7,18 @@ game's new version and status) before the room tells anyone about it.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import event, select, update
+from sqlalchemy import delete, event, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from tapete.store.models import GameRow, Guest, MoveRow, Setting
+from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -60,6 +62,7 @@ class GameRecord:
     version: int
     outcome: dict[str, Any] | None
     position: dict[str, Any] | None = None
+    room_id: str | None = None
 
     @classmethod
     def of(cls, row: GameRow) -> GameRecord:
@@ -74,6 +77,45 @@ class GameRecord:
             version=row.version,
             outcome=row.outcome,
             position=row.position,
+            room_id=row.room_id,
+        )
+
+
+@dataclass(slots=True)
+class RoomRecord:
+    """A private room as stored: its code, game and options, host, status, version, its
+    current game and its seats (``{"kind": "empty" | "human" | "bot", "guest", "name",
+    "level"}``, in seat order)."""
+
+    id: str
+    code: str
+    kind: str
+    options: dict[str, Any]
+    host: str
+    status: str
+    version: int
+    game_id: str | None
+    games: int
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    touched_at: datetime | None = None
+
+    @classmethod
+    def of(cls, row: RoomRow, seats: list[RoomSeatRow]) -> RoomRecord:
+        return cls(
+            id=row.id,
+            code=row.code,
+            kind=row.kind,
+            options=dict(row.options),
+            host=row.host,
+            status=row.status,
+            version=row.version,
+            game_id=row.game_id,
+            games=row.games,
+            seats=[
+                {"kind": x.kind, "guest": x.guest, "name": x.name, "level": x.level}
+                for x in sorted(seats, key=lambda x: x.n)
+            ],
+            touched_at=row.touched_at,
         )
 
 
@@ -125,6 +167,7 @@ class Store:
         seats: list[dict[str, Any]],
         owner: str,
         position: dict[str, Any] | None = None,
+        room_id: str | None = None,
     ) -> GameRecord:
         await self.ensure_guest(owner)
         async with self.sessions.begin() as s:
@@ -143,6 +186,7 @@ class Store:
                 version=0,
                 outcome=None,
                 position=position,
+                room_id=room_id,
             )
             s.add(row)
             await s.flush()
@@ -203,6 +247,134 @@ class Store:
             rows = await s.scalars(q.order_by(GameRow.created_at.desc(), GameRow.id))
             return [GameRecord.of(r) for r in rows]
 
+    # guests' names
+
+    async def guest_name(self, guest_id: str) -> str | None:
+        async with self.sessions() as s:
+            row = await s.get(Guest, guest_id)
+            return row.name if row is not None else None
+
+    async def set_guest_name(self, guest_id: str, name: str) -> None:
+        async with self.sessions.begin() as s:
+            row = await s.get(Guest, guest_id)
+            if row is None:
+                s.add(Guest(id=guest_id, name=name))
+            else:
+                row.name = name
+
+    # private rooms
+
+    async def create_room(
+        self, kind: str, options: dict[str, Any], host: str, seats: list[dict[str, Any]]
+    ) -> RoomRecord:
+        """A new room with a random six-digit code no open room has (never sequential, not
+        derived from any id)."""
+        await self.ensure_guest(host)
+        for _ in range(50):
+            code = f"{secrets.randbelow(10**6):06d}"
+            room_id = secrets.token_urlsafe(9)[:12]
+            try:
+                async with self.sessions.begin() as s:
+                    s.add(
+                        RoomRow(
+                            id=room_id,
+                            code=code,
+                            kind=kind,
+                            options=options,
+                            host=host,
+                            status="lobby",
+                            version=0,
+                            game_id=None,
+                            games=0,
+                        )
+                    )
+                    await s.flush()
+                    for n, seat in enumerate(seats):
+                        s.add(_seat_row(room_id, n, seat))
+            except IntegrityError:
+                continue  # that code is taken by an open room: draw another
+            record = await self.room_by_id(room_id)
+            assert record is not None
+            return record
+        raise RuntimeError("no free room code")
+
+    async def room(self, code: str) -> RoomRecord | None:
+        """The open (not closed) room with ``code``."""
+        async with self.sessions() as s:
+            row = await s.scalar(
+                select(RoomRow).where(RoomRow.code == code, RoomRow.status != "closed")
+            )
+            return await self._room_of(s, row)
+
+    async def room_by_id(self, room_id: str) -> RoomRecord | None:
+        async with self.sessions() as s:
+            return await self._room_of(s, await s.get(RoomRow, room_id))
+
+    async def open_rooms(self) -> list[RoomRecord]:
+        async with self.sessions() as s:
+            rows = await s.scalars(select(RoomRow).where(RoomRow.status != "closed"))
+            out = []
+            for row in rows:
+                record = await self._room_of(s, row)
+                assert record is not None
+                out.append(record)
+            return out
+
+    async def save_room(self, room: RoomRecord, expected: int) -> None:
+        """Store ``room`` (at its new version) if the stored one is at ``expected``; its seats
+        are replaced in the same transaction. Raises :class:`StaleWrite` otherwise."""
+        async with self.sessions.begin() as s:
+            result = await s.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room.id, RoomRow.version == expected)
+                .values(
+                    options=room.options,
+                    host=room.host,
+                    status=room.status,
+                    version=room.version,
+                    game_id=room.game_id,
+                    games=room.games,
+                    touched_at=datetime.now().astimezone(),
+                )
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"room {room.id} is not at version {expected}")
+            await s.execute(delete(RoomSeatRow).where(RoomSeatRow.room_id == room.id))
+            for n, seat in enumerate(room.seats):
+                s.add(_seat_row(room.id, n, seat))
+
+    async def close_idle_rooms(self, before: datetime) -> list[str]:
+        """Close the rooms untouched since ``before`` (their codes are free again); returns
+        their ids."""
+        async with self.sessions.begin() as s:
+            ids = list(
+                await s.scalars(
+                    select(RoomRow.id).where(
+                        RoomRow.status != "closed", RoomRow.touched_at < before
+                    )
+                )
+            )
+            if ids:
+                await s.execute(update(RoomRow).where(RoomRow.id.in_(ids)).values(status="closed"))
+            return ids
+
+    async def _room_of(self, s: Any, row: RoomRow | None) -> RoomRecord | None:
+        if row is None:
+            return None
+        seats = list(await s.scalars(select(RoomSeatRow).where(RoomSeatRow.room_id == row.id)))
+        return RoomRecord.of(row, seats)
+
+
+def _seat_row(room_id: str, n: int, seat: dict[str, Any]) -> RoomSeatRow:
+    return RoomSeatRow(
+        room_id=room_id,
+        n=n,
+        kind=seat.get("kind", "empty"),
+        guest=seat.get("guest"),
+        name=seat.get("name"),
+        level=seat.get("level"),
+    )
+
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur = dbapi_connection.cursor()
@@ -213,4 +385,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-__all__ = ["GameRecord", "LoggedMove", "StaleWrite", "Store", "default_url", "migrate"]
+__all__ = [
+    "GameRecord",
+    "LoggedMove",
+    "RoomRecord",
+    "StaleWrite",
+    "Store",
+    "default_url",
+    "migrate",
+]

@@ -3,7 +3,7 @@ of tiles and colours in the player's language (``names``)."""
 
 from typing import Any, Final
 
-from tapete.games.protocol import Clock, GameSpec, Hall
+from tapete.games.protocol import Clock, GameSpec, Hall, Online, players_field
 from tapete.games.rummy import names
 from tapete.games.rummy.game import (
     CLOCK_MOVES,
@@ -107,6 +107,7 @@ SPEC: Final = GameSpec[Config, State, Moves](
     },
     params=name_param,
     clocks={"turn": Clock(practice=None, online=60.0)},
+    online=Online(seats=(2, 4), with_seats=players_field, turn_clocks=(30.0, 60.0, 120.0, None)),
     clock_moves=CLOCK_MOVES,
     drafting=_rules,
 )

@@ -20,6 +20,7 @@ export class GameSocket {
     ws.onopen = () => {
       this.delay = 250;
       ws.send(JSON.stringify({ type: "join", game: this.gameId, version: this.version }));
+      this.handlers.open?.();
     };
     ws.onmessage = (ev) => {
       let msg;

@@ -3,7 +3,7 @@
 // and the end dialog. A game's module gives it a render function and draws its own felt;
 // the server decides everything (the view carries what the page shows).
 import { GameSocket } from "./net.js";
-import { $, _, toast } from "./ui.js";
+import { $, _, ngettext, toast } from "./ui.js";
 
 export class Table {
   /**
@@ -24,10 +24,19 @@ export class Table {
     this.clocks = []; // [{kind, seat, until}] (until: performance.now() ms)
     this.connEl = $("conn");
     this.endEl = $("end");
+    const bar = $("roombar");
+    this.room = bar ? bar.dataset.room : null; // a game among friends: its room's code
+    this.lobby = null;
+    this.presence = null;
     this.sock = new GameSocket(this.root.dataset.game, {
       message: (msg) => this.receive(msg),
       offline: () => this.offline(),
+      open: () => { if (this.room) this.sock.send({ type: "enter", room: this.room }); },
     });
+    const again = $("again");
+    if (again && again.dataset.rematch !== undefined) {
+      again.addEventListener("click", () => this.rematch());
+    }
     this.tick = setInterval(() => this.updateCountdowns(), 250);
     window.__tapete = this; // browser tests read view and version here
   }
@@ -52,6 +61,9 @@ export class Table {
 
   receive(msg) {
     this.connEl.hidden = true;
+    if (msg.type === "lobby") { this.lobbyChanged(msg); return; }
+    if (msg.type === "presence") { this.presenceChanged(msg); return; }
+    if (msg.type === "joined" && msg.presence) this.presenceChanged(msg.presence);
     if (this.game.message && this.game.message(msg)) return;
     let animate = true;
     if (msg.type === "joined") {
@@ -87,7 +99,7 @@ export class Table {
 
   setClocks(clocks) {
     const now = performance.now();
-    this.clocks = clocks.map((c) => ({ kind: c.kind, seat: c.seat, until: now + c.ms }));
+    this.clocks = clocks.map((c) => ({ kind: c.kind, seat: c.seat, until: now + c.ms, of: c.of || c.ms }));
   }
 
   secondsLeft(kind, seat) {
@@ -99,9 +111,70 @@ export class Table {
     for (const el of document.querySelectorAll("[data-clock]")) {
       const [kind, seat] = el.dataset.clock.split(":");
       const left = this.secondsLeft(kind, Number(seat));
-      el.textContent = left === null ? "" : `${left} s`;
+      el.textContent = left === null ? "" : _("{n} s", { n: left });
       el.hidden = left === null;
     }
+    this.updatePresence();
+    const bar = $("turnclock");
+    if (!bar) return;
+    const turn = this.clocks.find((c) => c.kind === "turn");
+    bar.hidden = !turn;
+    if (!turn) return;
+    const left = Math.max(0, turn.until - performance.now());
+    $("turnclock-label").textContent = _("{name}: {n} s", { name: this.nameOf(turn.seat), n: Math.ceil(left / 1000) });
+    $("turnclock-fill").style.width = `${Math.round((100 * left) / Math.max(1, turn.of))}%`;
+    bar.classList.toggle("low", left < 10_000);
+  }
+
+  // a game among friends: the room around the table
+
+  lobbyChanged(lobby) {
+    this.lobby = lobby;
+    if (lobby.game_id && lobby.game_id !== this.root.dataset.game) {
+      location.reload(); // the rematch has begun: its table
+      return;
+    }
+    const status = $("rematch-status");
+    if (status) {
+      const names = lobby.rematch.map((s) => lobby.seats[s]?.name).filter(Boolean);
+      status.textContent = names.length ? _("Quieren la revancha: {names}", { names: names.join(", ") }) : "";
+    }
+  }
+
+  presenceChanged(presence) {
+    this.presence = { ...presence, at: performance.now() };
+    this.updatePresence();
+  }
+
+  updatePresence() {
+    const list = $("presence");
+    if (!list || !this.presence) return;
+    const elapsed = performance.now() - this.presence.at;
+    list.replaceChildren(...this.presence.seats.map((p) => {
+      const li = document.createElement("li");
+      const name = this.nameOf(p.seat);
+      if (p.bot) {
+        li.className = "bot";
+        li.textContent = _("{name}: juega un bot por ahora", { name });
+      } else if (!p.connected) {
+        li.className = "away";
+        const left = Math.max(0, Math.ceil(((p.grace_ms ?? 0) - elapsed) / 1000));
+        li.textContent = _("{name}: reconectando… {n} s", { name, n: left });
+      } else {
+        li.textContent = name;
+      }
+      return li;
+    }));
+    const watchers = $("watchers");
+    watchers.hidden = !this.presence.watchers;
+    watchers.textContent = ngettext("{n} persona mirando", "{n} personas mirando", this.presence.watchers);
+  }
+
+  rematch() {
+    if (!this.lobby) return;
+    this.sock.send({ type: "lobby", action: "rematch", version: this.lobby.version });
+    $("again").disabled = true;
+    $("rematch-status").textContent = _("Esperando a los demás…");
   }
 
   // the end dialog (templates/_end.html): a title, why it ended, a line of figures, a list
@@ -123,6 +196,8 @@ export class Table {
       if (row.winner) li.className = "winner";
       return li;
     }));
+    const again = $("again");
+    if (again.dataset.rematch !== undefined) again.hidden = this.mySeat === null; // watching
     const wasHidden = this.endEl.hidden;
     this.endEl.hidden = false;
     this.endEl.classList.toggle("won", !!end.won);

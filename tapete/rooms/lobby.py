@@ -1,0 +1,429 @@
+"""A private room: friends join it by its six-digit code, sit, and play one game after another.
+
+One asyncio task per room handles one action at a time, as a game's room does: who is it →
+may they do this (the host's actions are the host's) → is their version current → change the
+seats or options → store it (one transaction, refused if the stored version moved) → tell
+everyone in the room. So two people can never take one seat. The game itself is a
+:class:`~tapete.rooms.room.Room` like any other, opened with the room's seats; the lobby
+starts it, and starts the next one when every human accepts a rematch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tapete.games.protocol import IllegalMove
+from tapete.i18n import N_, SHARED
+from tapete.i18n.errors import describe
+from tapete.registry import entry
+from tapete.rooms.inbox import STOP, Message, Send, error
+from tapete.store import RoomRecord, Store
+
+log = logging.getLogger(__name__)
+
+NAME_LENGTH = 24
+"""The longest display name."""
+
+MESSAGES = {
+    "room_not_found": N_("No hay ninguna sala abierta con ese código."),
+    "room_full": N_("La sala está completa."),
+    "room_started": N_("La partida ya ha empezado: puedes mirarla."),
+    "throttled": N_("Demasiados códigos equivocados: espera unos minutos."),
+    "bad_name": N_("Escribe un nombre (hasta 24 letras)."),
+    "not_host": N_("Solo quien creó la sala puede hacer eso."),
+    "not_in_room": N_("No estás sentado en esta sala."),
+    "not_yourself": N_("No puedes quitarte a ti mismo: sal de la sala."),
+    "seat_taken": N_("Ese asiento ya está ocupado."),
+    "seats_taken": N_("Hay más gente sentada que asientos con esas opciones."),
+    "too_few_players": N_("Hacen falta al menos dos jugadores para empezar."),
+    "not_over": N_("La partida aún no ha terminado."),
+    "no_rooms": N_("Este juego aún no se puede jugar en una sala con amigos."),
+    "no_bots": N_("Este juego no tiene bots."),
+}
+"""The refusals of private rooms, in words."""
+
+
+def lobby_error(code: str, lang: str, **params: Any) -> Message:
+    """A room's refusal in words (the shared codes too)."""
+    words = describe(code, lang, SHARED, MESSAGES, **params)
+    return {"type": "error", "code": code, "message": words}
+
+
+OpenGame = Callable[[RoomRecord, list[dict[str, Any]]], Awaitable[str]]
+"""Starts a room's game with those seats; returns its id."""
+
+
+@dataclass(slots=True)
+class Member:
+    guest: str | None
+    send: Send
+    lang: str = "es"
+
+
+@dataclass(slots=True)
+class _Act:
+    guest: str | None
+    action: dict[str, Any]
+    lang: str
+    future: asyncio.Future[Message | None] = field(repr=False)
+
+
+def clean_name(name: object) -> str | None:
+    """A display name as typed: trimmed, at most 24 characters, no control characters;
+    None if nothing is left."""
+    if not isinstance(name, str):
+        return None
+    text = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH].strip()
+    return text or None
+
+
+class Lobby:
+    """One private room. Create with :meth:`open`."""
+
+    def __init__(self, record: RoomRecord, store: Store, open_game: OpenGame) -> None:
+        self.record = record
+        self.code = record.code
+        self.store = store
+        self.entry = entry(record.kind)
+        self.spec = self.entry.game
+        self.online = self.spec.online
+        if self.online is None:
+            raise IllegalMove("no_rooms")
+        self._open_game = open_game
+        self.members: dict[int, Member] = {}
+        self._ids = 0
+        self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.rematch: set[str] = set()
+        """The guests who asked for a rematch of the game that ended."""
+        self.game_over: Callable[[], bool] | None = None
+        """Set by the manager: whether the room's current game has ended."""
+        self.left: Callable[[str], None] | None = None
+        """Set by the manager: a player left in the middle of a game (a bot takes over)."""
+
+    @classmethod
+    async def open(cls, record: RoomRecord, store: Store, open_game: OpenGame) -> Lobby:
+        lobby = cls(record, store, open_game)
+        lobby._task = asyncio.create_task(lobby._run(), name=f"lobby-{record.code}")
+        return lobby
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self.queue.put_nowait(STOP)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    # who is who
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.record.seats
+
+    def seat_of(self, guest: str | None) -> int | None:
+        if guest is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.get("kind") == "human" and s.get("guest") == guest:
+                return i
+        return None
+
+    def is_host(self, guest: str | None) -> bool:
+        return guest is not None and guest == self.record.host
+
+    def connected(self) -> set[str]:
+        return {m.guest for m in self.members.values() if m.guest is not None}
+
+    def watchers(self) -> int:
+        """People in the room without a seat."""
+        return sum(1 for m in self.members.values() if self.seat_of(m.guest) is None)
+
+    def state(self, guest: str | None) -> Message:
+        """The room as ``guest`` sees it: nothing here is hidden (no cards before a game)."""
+        online = self.connected()
+        you = self.seat_of(guest)
+        return {
+            "type": "lobby",
+            "code": self.code,
+            "version": self.version,
+            "kind": self.record.kind,
+            "status": self.record.status,
+            "options": self.record.options,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": s.get("kind", "empty"),
+                    "name": s.get("name"),
+                    "level": s.get("level"),
+                    "host": s.get("kind") == "human" and s.get("guest") == self.record.host,
+                    "connected": s.get("kind") == "bot" or s.get("guest") in online,
+                    "you": i == you,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "you": you,
+            "host": self.is_host(guest),
+            "watchers": self.watchers(),
+            "game_id": self.record.game_id,
+            "games": self.record.games,
+            "rematch": sorted(self.seat_of(g) for g in self.rematch if self.seat_of(g) is not None),
+            "can_start": self._can_start(),
+        }
+
+    # members
+
+    def enter(self, guest: str | None, send: Send, lang: str) -> tuple[int, Message]:
+        self._ids += 1
+        self.members[self._ids] = Member(guest, send, lang)
+        self._broadcast(skip=self._ids)
+        return self._ids, self.state(guest)
+
+    def leave_conn(self, conn: int) -> None:
+        if self.members.pop(conn, None) is not None:
+            self._broadcast()
+
+    def _broadcast(self, skip: int | None = None) -> None:
+        for conn, m in list(self.members.items()):
+            if conn == skip:
+                continue
+            try:
+                m.send(self.state(m.guest))
+            except Exception:
+                self.members.pop(conn, None)
+
+    # actions, through the queue
+
+    async def act(
+        self, guest: str | None, action: dict[str, Any], lang: str = "es"
+    ) -> Message | None:
+        """Do ``action`` for ``guest`` in turn; returns an error message, or None if done."""
+        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(_Act(guest, action, lang, future))
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            item = await self.queue.get()
+            if item is STOP:
+                return
+            assert isinstance(item, _Act)
+            try:
+                item.future.set_result(await self._gate(item))
+            except Exception:
+                log.exception("lobby %s failed on %r", self.code, item)
+                if not item.future.done():
+                    item.future.set_result(error("busy", item.lang))
+                fresh = await self.store.room_by_id(self.record.id)
+                if fresh is not None:
+                    self.record = fresh
+
+    async def _gate(self, act: _Act) -> Message | None:
+        a = act.action
+        kind = a.get("action")
+        lang = act.lang
+        if act.guest is None:
+            return lobby_error("not_in_room", lang)
+        version = a.get("version")
+        if kind not in ("take", "rematch") and (
+            type(version) is not int or version != self.version
+        ):
+            err = error("stale_version", lang, got=version, current=self.version)
+            err["lobby"] = self.state(act.guest)
+            return err
+        handler = getattr(self, f"_do_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            return error("unknown_type", lang, type=str(kind)[:40])
+        host_only = kind in ("remove", "bot", "options", "start")
+        if host_only and not self.is_host(act.guest):
+            return lobby_error("not_host", lang)
+        before = self.record.version
+        try:
+            changed = await handler(act.guest, a)
+        except IllegalMove as exc:
+            return self.spec_error(exc, lang)
+        if changed:
+            self.record.version = before + 1
+            await self.store.save_room(self.record, expected=before)
+            self._broadcast()
+        return None
+
+    def spec_error(self, exc: IllegalMove, lang: str) -> Message:
+        if exc.code in MESSAGES:
+            return lobby_error(exc.code, lang, **exc.params)
+        return {"type": "error", "code": exc.code, "message": self.spec.describe(exc, lang)}
+
+    # the actions: each returns whether the room changed (and raises IllegalMove)
+
+    async def _do_take(self, guest: str, a: dict[str, Any]) -> bool:
+        """Sit in the first empty seat (or, already seated, take a new name)."""
+        name = clean_name(a.get("name"))
+        if name is None:
+            raise IllegalMove("bad_name")
+        seat = self.seat_of(guest)
+        if seat is not None:
+            if self.seats[seat].get("name") == name:
+                return False
+            self.seats[seat]["name"] = name
+            await self.store.set_guest_name(guest, name)
+            return True
+        if not self._idle():
+            raise IllegalMove("room_started")
+        free = next((i for i, s in enumerate(self.seats) if s.get("kind") == "empty"), None)
+        if free is None:
+            raise IllegalMove("room_full")
+        await self.store.ensure_guest(guest)
+        await self.store.set_guest_name(guest, name)
+        self.seats[free] = {"kind": "human", "guest": guest, "name": name}
+        return True
+
+    async def _do_leave(self, guest: str, a: dict[str, Any]) -> bool:
+        """Leave the room. In the middle of a game a normal bot plays the seat to its end."""
+        seat = self.seat_of(guest)
+        if seat is None:
+            raise IllegalMove("not_in_room")
+        if not self._idle() and self.left is not None:
+            self.left(guest)
+        self.seats[seat] = {"kind": "empty"}
+        self.rematch.discard(guest)
+        self._pass_host()
+        return True
+
+    async def _do_remove(self, guest: str, a: dict[str, Any]) -> bool:
+        seat = self._seat_arg(a)
+        self._idle_or_raise()
+        if self.seats[seat].get("guest") == guest:
+            raise IllegalMove("not_yourself")
+        if self.seats[seat].get("kind") == "empty":
+            return False
+        self.seats[seat] = {"kind": "empty"}
+        return True
+
+    async def _do_bot(self, guest: str, a: dict[str, Any]) -> bool:
+        seat = self._seat_arg(a)
+        bots = self.entry.bots
+        level = a.get("level")
+        if bots is None:
+            raise IllegalMove("no_bots")
+        if not isinstance(level, str) or bots.level(level) is None:
+            raise IllegalMove("bad_config", field="level")
+        self._idle_or_raise()
+        if self.seats[seat].get("kind") == "human":
+            raise IllegalMove("seat_taken")
+        bot_names = [s for s in self.seats if s.get("kind") == "bot"]
+        name, params = bots.seat_name(len(bot_names) + 1, max(2, len(self.seats) - 1))
+        self.seats[seat] = {"kind": "bot", "level": level, "name": name, **params}
+        return True
+
+    async def _do_options(self, guest: str, a: dict[str, Any]) -> bool:
+        """New options; the seats follow the number of players (everyone sitting keeps a
+        seat: fewer seats than people is refused)."""
+        self._idle_or_raise()
+        options = check_options(self.record.kind, a.get("options"))
+        n = seats_for(self.record.kind, options)
+        people = [s for s in self.seats if s.get("kind") != "empty"]
+        if len(people) > n:
+            raise IllegalMove("seats_taken")
+        if any(s.get("kind") != "empty" for s in self.seats[n:]):
+            self.record.seats = people  # move everyone up, in order
+        self.record.seats = (self.seats + [{"kind": "empty"}] * n)[:n]
+        self.record.options = options
+        return True
+
+    def _can_start(self) -> bool:
+        assert self.online is not None
+        taken = [s for s in self.seats if s.get("kind") != "empty"]
+        humans = [s for s in taken if s.get("kind") == "human"]
+        return self._idle() and len(taken) >= self.online.seats[0] and bool(humans)
+
+    async def _do_start(self, guest: str, a: dict[str, Any]) -> bool:
+        self._idle_or_raise()
+        if not self._can_start():
+            raise IllegalMove("too_few_players")
+        await self._start_game([s for s in self.seats if s.get("kind") != "empty"])
+        return True
+
+    async def _do_rematch(self, guest: str, a: dict[str, Any]) -> bool:
+        """Ask for the next game with the same seats; it starts when every human has."""
+        if self.seat_of(guest) is None:
+            raise IllegalMove("not_in_room")
+        if self.record.status != "playing" or not self._game_over():
+            raise IllegalMove("not_over")
+        self.rematch.add(guest)
+        humans = {s["guest"] for s in self.seats if s.get("kind") == "human"}
+        if humans <= self.rematch:
+            taken = [s for s in self.seats if s.get("kind") != "empty"]
+            shift = self.record.games % len(taken)  # the next player starts
+            await self._start_game(taken[shift:] + taken[:shift])
+        return True
+
+    # helpers
+
+    def _game_over(self) -> bool:
+        return self.game_over is not None and self.game_over()
+
+    def _idle(self) -> bool:
+        """No game is being played: before the first, or after one ended."""
+        return self.record.status == "lobby" or self._game_over()
+
+    def _idle_or_raise(self) -> None:
+        if not self._idle():
+            raise IllegalMove("room_started")
+
+    async def _start_game(self, seats: list[dict[str, Any]]) -> None:
+        self.rematch.clear()
+        self.record.status = "playing"
+        self.record.games += 1
+        self.record.game_id = await self._open_game(self.record, seats)
+
+    def _seat_arg(self, a: dict[str, Any]) -> int:
+        seat = a.get("seat")
+        if type(seat) is not int or not 0 <= seat < len(self.seats):
+            raise IllegalMove("bad_message", detail="seat")
+        return seat
+
+    def _pass_host(self) -> None:
+        """The host left: the next human by seat order hosts (nobody left: it stays)."""
+        if self.seat_of(self.record.host) is not None:
+            return
+        nxt = next((s["guest"] for s in self.seats if s.get("kind") == "human"), None)
+        if nxt is not None:
+            self.record.host = nxt
+
+
+def check_options(kind: str, data: Any) -> dict[str, Any]:
+    """A room's options as stored: the game's options (checked by its codec) and the turn
+    clock (one of the game's choices). Raises IllegalMove("bad_config")."""
+    spec = entry(kind).game
+    online = spec.online
+    if online is None:
+        raise IllegalMove("no_rooms")
+    data = data if isinstance(data, dict) else {}
+    config = spec.parse_config(data.get("config", {}))
+    turn = spec.clocks.get("turn")
+    default = turn.online if turn is not None else None
+    clock = data.get("clock", default)
+    if online.turn_clocks:
+        allowed = set(online.turn_clocks)
+        if clock not in allowed or isinstance(clock, bool):
+            raise IllegalMove("bad_config", field="clock")
+    else:
+        clock = default
+    low, high = online.seats
+    n = spec.rules.seats(config)
+    if not low <= n <= high:
+        raise IllegalMove("bad_config", field="players")
+    return {"config": spec.config_json(config), "clock": clock}
+
+
+def seats_for(kind: str, options: dict[str, Any]) -> int:
+    spec = entry(kind).game
+    return spec.rules.seats(spec.parse_config(options["config"]))

@@ -1,0 +1,214 @@
+"""Private rooms over HTTP: create one, join by code or link, its page and its QR code.
+
+The contract (outside checks rely on it):
+
+- ``POST /api/salas`` ``{"game": key, "options": {...}}`` → ``201 {"code", "url", ...}``;
+- ``GET /sala/NNNNNN`` → the room's page (lobby, table or end); a wrong code → 404 with the
+  join form;
+- ``POST /api/salas/NNNNNN/unirse`` ``{"name"}`` → ``200`` with the seat; ``404`` wrong or
+  expired code, ``409`` full or started, ``429`` throttled; errors as
+  ``{"error": code, "message": text in the player's language}``.
+
+Wrong codes are counted per guest and per address; too many and every lookup by code is
+refused for a while (``429``), so codes cannot be walked.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from tapete.games.protocol import IllegalMove
+from tapete.i18n import N_, js_strings, text
+from tapete.rooms.lobby import MESSAGES, Lobby, clean_name, lobby_error
+from tapete.server import forms
+from tapete.server.limits import Throttle
+from tapete.server.pages import Pages, game_info
+from tapete.server.render import lang_of
+from tapete.server.state import Hall, guest_of, playable
+
+WRONG_BY_GUEST = 10
+WRONG_BY_ADDRESS = 40
+WINDOW = 600.0
+"""Wrong codes allowed in ten minutes, per guest and per address."""
+
+STATUS = {"room_not_found": 404, "room_full": 409, "room_started": 409, "throttled": 429}
+
+HOST_NAME = N_("Anfitrión")
+
+
+def refusal(code: str, lang: str, **params: Any) -> dict[str, str]:
+    """An API error: ``{"error": code, "message": text in the player's language}``."""
+    return {"error": code, "message": lobby_error(code, lang, **params)["message"]}
+
+
+def address_of(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+class RoomPages:
+    def __init__(self, hall: Hall, pages: Pages) -> None:
+        self.hall = hall
+        self.pages = pages
+        self.by_guest = Throttle(WRONG_BY_GUEST, WINDOW)
+        self.by_address = Throttle(WRONG_BY_ADDRESS, WINDOW)
+
+    # looking rooms up by code, slowly for those who guess
+
+    def throttled(self, request: Request) -> bool:
+        guest = guest_of(request) or "?"
+        return self.by_guest.blocked(guest) or self.by_address.blocked(address_of(request))
+
+    def wrong_code(self, request: Request) -> None:
+        self.by_guest.hit(guest_of(request) or "?")
+        self.by_address.hit(address_of(request))
+
+    async def find(self, request: Request, code: object) -> Lobby | str:
+        """The room with ``code``, or why not (``throttled``, ``room_not_found``)."""
+        if self.throttled(request):
+            return "throttled"
+        lobby = await self.hall.rooms.lobby(code)
+        if lobby is None:
+            self.wrong_code(request)
+            return "room_not_found"
+        return lobby
+
+    # the JSON API
+
+    async def create(self, request: Request) -> Response:
+        guest = guest_of(request)
+        lang = lang_of(request)
+        assert guest is not None
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse(refusal("bad_json", lang), status_code=400)
+        body = body if isinstance(body, dict) else {}
+        found = playable(body.get("game"))
+        if found is None:
+            return JSONResponse(refusal("not_your_game", lang), status_code=404)
+        name = clean_name(body.get("name")) or await self.hall.store_name(guest)
+        try:
+            lobby = await self.hall.rooms.create_room(
+                found.key, body.get("options", {}), guest, name or text("tapete", lang, HOST_NAME)
+            )
+        except IllegalMove as exc:
+            error = refusal(exc.code, lang, **exc.params)
+            if exc.code not in MESSAGES:  # the game's options: in its own words
+                error["message"] = found.game.describe(exc, lang)
+            return JSONResponse(error, status_code=400)
+        return JSONResponse(
+            {
+                "code": lobby.code,
+                "url": f"/sala/{lobby.code}",
+                "seat": 0,
+                "room": lobby.state(guest),
+            },
+            status_code=201,
+        )
+
+    async def join(self, request: Request) -> Response:
+        guest = guest_of(request)
+        lang = lang_of(request)
+        assert guest is not None
+        found = await self.find(request, request.path_params["code"])
+        if isinstance(found, str):
+            return JSONResponse(refusal(found, lang), status_code=STATUS[found])
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        name = body.get("name") if isinstance(body, dict) else None
+        reply = await found.act(guest, {"action": "take", "name": name}, lang)
+        if reply is not None:
+            code = str(reply["code"])
+            return JSONResponse(refusal(code, lang), status_code=STATUS.get(code, 400))
+        return JSONResponse(
+            {"code": found.code, "url": f"/sala/{found.code}", "seat": found.seat_of(guest)}
+        )
+
+    # pages
+
+    async def page(self, request: Request) -> Response:
+        code = request.path_params["code"]
+        found = await self.find(request, code)
+        if isinstance(found, str):
+            status = STATUS[found]
+            return self.pages.render(
+                request, "room_join.html", status=status, error=refusal(found, lang_of(request))
+            )
+        lobby = found
+        guest = guest_of(request)
+        lang = lang_of(request)
+        game_id = lobby.record.game_id
+        if lobby.record.status == "playing" and game_id is not None:
+            room = await self.hall.rooms.get(game_id)
+            if room is not None:
+                return self.pages.table_page(request, room, lobby=lobby)
+        name = await self.hall.store_name(guest) if guest else None
+        return self.pages.render(
+            request,
+            "room.html",
+            lobby.spec.key,
+            game=game_info(lobby.entry, lang),
+            room=lobby.state(guest),
+            code=lobby.code,
+            link=str(request.url_for("room_page", code=lobby.code)),
+            your_name=name or "",
+            strings=js_strings(lang, lobby.spec.key),
+            seats_range=list(lobby.online.seats) if lobby.online else [2, 2],
+            clocks=list(lobby.online.turn_clocks) if lobby.online else [],
+        )
+
+    async def qr(self, request: Request) -> Response:
+        code = request.path_params["code"]
+        if not (isinstance(code, str) and len(code) == 6 and code.isdigit()):
+            return Response(status_code=404)
+        link = str(request.url_for("room_page", code=code))
+        buf = io.BytesIO()
+        segno.make(link, error="m").save(
+            buf, kind="svg", scale=6, border=2, dark="#0f2e1f", xmldecl=False, title=link
+        )
+        return Response(
+            buf.getvalue(),
+            media_type="image/svg+xml",
+            headers={"cache-control": "public, max-age=86400"},
+        )
+
+    async def new_from_setup(self, request: Request) -> Response:
+        """«Jugar con amigos» from a game's setup page: a room with the options chosen."""
+        found = playable(request.path_params["kind"])
+        guest = guest_of(request)
+        if found is None or guest is None or found.game.online is None:
+            return self.pages.not_found(request)
+        form = await request.form()
+        clock_text = str(form.get("clock") or "")
+        clock: float | None = float(clock_text) if clock_text.replace(".", "").isdigit() else None
+        options: dict[str, Any] = {"config": forms.read(found.game, form)}
+        if clock_text:
+            options["clock"] = clock
+        lang = lang_of(request)
+        name = await self.hall.store_name(guest) or text("tapete", lang, HOST_NAME)
+        try:
+            lobby = await self.hall.rooms.create_room(found.key, options, guest, name)
+        except IllegalMove as exc:
+            return self.pages.setup_error(request, found, found.game.describe(exc, lang))
+        return RedirectResponse(f"/sala/{lobby.code}", status_code=303)
+
+    async def by_code(self, request: Request) -> Response:
+        """The hall's «Unirse con código» form: to the room, or back with the reason."""
+        code = "".join(ch for ch in str(request.query_params.get("codigo", "")) if ch.isdigit())
+        found = await self.find(request, code)
+        if isinstance(found, str):
+            return self.pages.render(
+                request,
+                "room_join.html",
+                status=STATUS[found],
+                error=refusal(found, lang_of(request)),
+                code=code,
+            )
+        return RedirectResponse(f"/sala/{found.code}", status_code=303)

@@ -1,0 +1,244 @@
+"""Private rooms at the rooms layer: joining by code, seats that two people can never both
+take, the host's actions, starting a game with the room's seats and clocks, rematch, leaving,
+a dropped player's grace and the bot that stands in, and a room that survives a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tapete.rooms import Rooms, Settings
+from tapete.rooms.lobby import Lobby, clean_name
+from tapete.store import Store
+
+HOST, ANA, LUIS, MARTA, EVE = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19,
+                               "marta-" + "m" * 18, "eve-" + "e" * 20)  # fmt: skip
+FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
+
+
+async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+
+
+async def test_friends_join_by_code_and_the_room_fills(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("onecard", {"config": {"players": 3}}, HOST, "Host")
+    assert len(lobby.code) == 6 and lobby.code.isdigit()
+    assert [s["kind"] for s in lobby.seats] == ["human", "empty", "empty"]
+    assert await rooms.lobby(lobby.code) is lobby
+    assert await rooms.lobby("12345") is None and await rooms.lobby("abcdef") is None
+    assert await act(lobby, ANA, "take", name=" Ana ") is None
+    assert await act(lobby, LUIS, "take", name="Luis") is None
+    assert [s.get("name") for s in lobby.seats] == ["Host", "Ana", "Luis"]
+    full = await act(lobby, MARTA, "take", name="Marta")
+    assert full is not None and full["code"] == "room_full"
+    assert await act(lobby, ANA, "take", name="Anita") is None  # already in: a new name
+    assert lobby.seats[1]["name"] == "Anita" and lobby.seat_of(ANA) == 1
+    assert await store.guest_name(ANA) == "Anita"
+    bad = await act(lobby, MARTA, "take", name="   ")
+    assert bad is not None and bad["code"] == "bad_name"
+    await rooms.close()
+
+
+async def test_two_people_can_never_take_one_seat(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("guerra", {"config": {"players": 2}}, HOST, "Host")
+    results = await asyncio.gather(
+        act(lobby, ANA, "take", name="Ana"), act(lobby, LUIS, "take", name="Luis")
+    )
+    assert sorted(r["code"] if r else "ok" for r in results) == ["ok", "room_full"]
+    assert sum(1 for s in lobby.seats if s["kind"] == "human") == 2
+    await rooms.close()
+
+
+async def test_only_the_host_runs_the_room_and_versions_are_checked(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("onecard", {"config": {"players": 4}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    refused = await act(lobby, ANA, "bot", seat=2, level="normal")
+    assert refused is not None and refused["code"] == "not_host"
+    stale = await lobby.act(HOST, {"action": "bot", "seat": 2, "level": "normal", "version": 0})
+    assert stale is not None and stale["code"] == "stale_version" and "lobby" in stale
+    assert await act(lobby, HOST, "bot", seat=2, level="dificil") is None
+    assert lobby.seats[2]["kind"] == "bot" and lobby.seats[2]["level"] == "dificil"
+    taken = await act(lobby, HOST, "bot", seat=1, level="normal")
+    assert taken is not None and taken["code"] == "seat_taken"
+    bad = await act(lobby, HOST, "bot", seat=3, level="imposible")
+    assert bad is not None and bad["code"] == "bad_config"
+    assert await act(lobby, HOST, "remove", seat=1) is None
+    assert lobby.seats[1] == {"kind": "empty"} and lobby.seat_of(ANA) is None
+    myself = await act(lobby, HOST, "remove", seat=0)
+    assert myself is not None and myself["code"] == "not_yourself"
+    # fewer players: the seats follow, everyone sitting keeps a seat
+    assert await act(lobby, HOST, "options", options={"config": {"players": 2}}) is None
+    assert [s["kind"] for s in lobby.seats] == ["human", "bot"]
+    await act(lobby, ANA, "take", name="Ana")  # no seat left for her
+    assert lobby.seat_of(ANA) is None
+    wrong = await act(lobby, HOST, "options", options={"config": {"players": 9}})
+    assert wrong is not None and wrong["code"] == "bad_config"
+    await rooms.close()
+
+
+async def test_the_host_leaving_passes_the_room_on(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("rummy", {"config": {"players": 3}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    assert await act(lobby, HOST, "leave") is None
+    assert lobby.record.host == ANA and lobby.seat_of(HOST) is None
+    assert lobby.state(ANA)["host"] is True
+    await rooms.close()
+
+
+async def test_start_plays_the_room_seats_with_the_rooms_clock(store: Store) -> None:
+    rooms = Rooms(store, Settings(bot_pace=0))
+    options = {"config": {"players": 3, "hands": 3}, "clock": 30.0}
+    lobby = await rooms.create_room("rummy", options, HOST, "Host")
+    too_few = await act(lobby, HOST, "start")
+    assert too_few is not None and too_few["code"] == "too_few_players"
+    await act(lobby, ANA, "take", name="Ana")
+    assert await act(lobby, HOST, "start") is None
+    assert lobby.record.status == "playing" and lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None and room.online
+    assert room.config.players == 2 and room.config.hands == 3  # the empty seat is not played
+    assert [room.seat_of(g) for g in (HOST, ANA)] == [0, 1]
+    assert room.clocks.seconds("turn") == 30.0  # the room's choice, not practice's none
+    again = await act(lobby, ANA, "take", name="Ana")
+    assert again is None  # (only a new name for someone seated)
+    late = await act(lobby, LUIS, "take", name="Luis")
+    assert late is not None and late["code"] == "room_started"
+    await rooms.close()
+
+
+async def test_a_bad_clock_is_refused_and_every_game_knows_its_online_clock(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    from tapete.games.protocol import IllegalMove
+
+    with pytest.raises(IllegalMove) as err:
+        await rooms.create_room("rummy", {"config": {}, "clock": 45}, HOST, "Host")
+    assert err.value.code == "bad_config" and err.value.params["field"] == "clock"
+    with pytest.raises(IllegalMove) as err:
+        await rooms.create_room("peaje", {"config": {}}, HOST, "Host")
+    assert err.value.code == "no_rooms"
+    lobby = await rooms.create_room("onecard", {"config": {}}, HOST, "Host")
+    assert lobby.record.options["clock"] == 30.0  # One Card online: 30 s a turn
+    await rooms.close()
+
+
+async def test_rematch_when_every_human_accepts_the_next_player_starts(store: Store) -> None:
+    rooms = Rooms(store, Settings(bot_pace=0))
+    lobby = await rooms.create_room("guerra", {"config": {"players": 3}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "bot", seat=2, level="normal")
+    await act(lobby, HOST, "start")
+    first = lobby.record.game_id
+    assert first is not None
+    early = await lobby.act(ANA, {"action": "rematch"})
+    assert early is not None and early["code"] == "not_over"
+    room = await rooms.get(first)
+    assert room is not None
+    room.state.result = {"winner": 0, "reason": "all_cards", "counts": [52, 0, 0],
+                         "duels": 1, "wars": 0, "tied": []}  # fmt: skip
+    assert await lobby.act(HOST, {"action": "rematch"}) is None
+    assert lobby.record.game_id == first  # Ana has not accepted yet
+    assert lobby.state(ANA)["rematch"] == [0]
+    assert await lobby.act(ANA, {"action": "rematch"}) is None
+    second = lobby.record.game_id
+    assert second is not None and second != first and lobby.record.games == 2
+    new = await rooms.get(second)
+    assert new is not None
+    assert [s["name"] for s in new.seats_json(None)] == ["Ana", "Ordenador 1", "Host"]
+    await rooms.close()
+
+
+async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(store: Store) -> None:
+    rooms = Rooms(store, Settings(bot_pace=0))
+    lobby = await rooms.create_room("guerra", {"config": {"players": 2}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    assert await lobby.act(ANA, {"action": "leave", "version": lobby.version}) is None
+    assert 1 in room.bots.seats()
+    assert await room.submit(HOST, room.version, {"type": "turn"}) is None
+    await room.settled()
+    assert room.stream.history[-1].seat == 1  # the bot turned Ana's card
+    await rooms.close()
+
+
+async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
+    store: Store,
+) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("guerra", {"config": {"players": 2}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    host_inbox: list[Any] = []
+    ana_inbox: list[Any] = []
+    room.subscribe(HOST, host_inbox.append, None)
+    conn, joined = room.subscribe(ANA, ana_inbox.append, None)
+    assert [s["connected"] for s in joined["presence"]["seats"]] == [True, True]
+    room.unsubscribe(conn)  # Ana's phone drops
+    presence = [m for m in host_inbox if m["type"] == "presence"][-1]
+    assert presence["seats"][1]["connected"] is False
+    assert 0 < presence["seats"][1]["grace_ms"] <= 150 and presence["seats"][1]["bot"] is False
+    assert 1 not in room.bots.seats()
+    await asyncio.sleep(0.3)  # the grace runs out
+    assert 1 in room.bots.seats()
+    assert [m for m in host_inbox if m["type"] == "presence"][-1]["seats"][1]["bot"] is True
+    assert await room.submit(HOST, room.version, {"type": "turn"}) is None
+    await room.settled()
+    assert room.stream.history[-1].seat == 1  # the stand-in turned her card
+    _, back = room.subscribe(ANA, ana_inbox.append, None)  # she reloads
+    assert back["presence"]["seats"][1] == {"seat": 1, "connected": True, "grace_ms": None,
+                                            "bot": False}  # fmt: skip
+    await rooms.close()
+
+
+async def test_a_spectator_is_counted_and_sees_no_hand(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("onecard", {"config": {"players": 2}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    inbox: list[Any] = []
+    room.subscribe(HOST, inbox.append, None)
+    _, watching = room.subscribe(EVE, lambda m: None, None)
+    assert watching["seat"] is None and not watching["view"].get("hand")
+    assert [m for m in inbox if m["type"] == "presence"][-1]["watchers"] == 1
+    await rooms.close()
+
+
+async def test_a_room_survives_a_restart(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("onecard", {"config": {"players": 3}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "bot", seat=2, level="facil")
+    await act(lobby, HOST, "start")
+    code, game_id, version = lobby.code, lobby.record.game_id, lobby.version
+    await rooms.close()
+
+    again = Rooms(store, FAST)
+    await again.start()
+    back = await again.lobby(code)
+    assert back is not None and back.version == version and back.record.game_id == game_id
+    assert [s.get("name") for s in back.seats] == ["Host", "Ana", "Ana"]  # One Card's bot
+    assert back.seats[2]["level"] == "facil"
+    room = await again.get(str(game_id))
+    assert room is not None and room.online and room.clocks.seconds("turn") == 30.0
+    await again.close()
+
+
+def test_names_are_cleaned() -> None:
+    assert clean_name("  Ana  ") == "Ana"
+    assert clean_name("A\u0000na\n") == "Ana"
+    assert clean_name("x" * 40) == "x" * 24
+    assert clean_name("   ") is None and clean_name(7) is None
