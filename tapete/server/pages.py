@@ -34,6 +34,7 @@ def game_info(found: Entry, lang: str) -> dict[str, Any]:
         "play_url": f"/{spec.key}",
         "rules_url": f"/reglas/{spec.key}",
         "guide_url": f"/{spec.key}/guia" if spec.guide is not None else None,
+        "online": spec.online is not None,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
         "fields": forms.fields(spec),

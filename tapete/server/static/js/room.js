@@ -84,7 +84,8 @@ function render() {
   watchers.textContent = ngettext("{n} persona mirando", "{n} personas mirando", room.watchers);
   const seated = room.you !== null;
   const free = room.seats.some((s) => s.kind === "empty");
-  $("sit").hidden = seated || !free;
+  $("sit").hidden = !seated && !free;
+  $("sit-button").textContent = seated ? _("Cambiar mi nombre") : _("Sentarme");
   $("host").hidden = !room.host;
   $("start").hidden = !room.host;
   $("start").disabled = !room.can_start;

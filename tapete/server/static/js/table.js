@@ -138,6 +138,7 @@ export class Table {
     if (status) {
       const names = lobby.rematch.map((s) => lobby.seats[s]?.name).filter(Boolean);
       status.textContent = names.length ? _("Quieren la revancha: {names}", { names: names.join(", ") }) : "";
+      status.hidden = !status.textContent;
     }
   }
 
@@ -175,6 +176,7 @@ export class Table {
     this.sock.send({ type: "lobby", action: "rematch", version: this.lobby.version });
     $("again").disabled = true;
     $("rematch-status").textContent = _("Esperando a los demás…");
+    $("rematch-status").hidden = false;
   }
 
   // the end dialog (templates/_end.html): a title, why it ended, a line of figures, a list

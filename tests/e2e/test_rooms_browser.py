@@ -1,0 +1,111 @@
+"""Friends in a private room, in real browsers: a host makes a room from a game's page, a
+friend on a phone joins with the code from the hall, they play to the end, one reloads and
+is back in the seat, someone watches, and both ask for the rematch."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot
+from playwright.sync_api import Page, expect
+
+
+@pytest.fixture
+def host(browser: Any) -> Iterator[Page]:
+    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def watcher(browser: Any) -> Iterator[Page]:
+    context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def game_of(page: Page) -> str:
+    value = page.locator("[data-game]").first.get_attribute("data-game")
+    assert value
+    return value
+
+
+def test_two_friends_play_la_guerra_through_a_code(
+    host: Page, phone: Page, watcher: Page, server_url: str, screenshots: Path
+) -> None:
+    # the host makes the room from the game's page, with its options
+    host.goto(f"{server_url}/guerra")
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    code = host.url.rsplit("/", 1)[1]
+    expect(host.locator("#code")).to_have_text(f"{code[:3]}{code[3:]}")
+    expect(host.locator(".qr img")).to_be_visible()
+    expect(host.locator("#start")).to_be_disabled()
+    shot(host, screenshots / "room-lobby-host.png", full=True)
+
+    # a friend on a phone types the code on the hall, picks a name and sits
+    phone.goto(server_url + "/")
+    phone.get_by_label("Código de seis cifras").fill(code)
+    phone.get_by_role("button", name="Unirse").click()
+    expect(phone).to_have_url(f"{server_url}/sala/{code}")
+    phone.get_by_label("Tu nombre").fill("Luis")
+    phone.get_by_role("button", name="Sentarme").click()
+    expect(phone.locator("#seats li.you")).to_contain_text("Luis")
+    no_horizontal_scroll(phone, PHONE["width"])
+    shot(phone, screenshots / "room-lobby-phone.png", full=True)
+
+    # the host sees Luis at once, and starts
+    expect(host.locator("#seats li").nth(1)).to_contain_text("Luis")
+    expect(host.locator("#start")).to_be_enabled()
+    host.locator("#start").click()
+    expect(host.locator("#turn")).to_be_visible()
+    expect(phone.locator("#turn")).to_be_visible()
+    game = game_of(host)
+    assert game_of(phone) == game
+    expect(host.locator("#roombar")).to_contain_text(f"Sala {code}")
+
+    # both turn a card; then Luis reloads and is back in his seat
+    host.locator("#turn").click()
+    phone.locator("#turn").click()
+    expect(host.locator("#duel-label")).to_contain_text("Duelo 2")
+    phone.reload()
+    expect(phone.locator("#turn")).to_be_visible()
+    expect(phone.locator("#duel-label")).to_contain_text("Duelo 2")
+
+    # someone watches: the players see it; the watcher sees no button to play
+    watcher.goto(f"{server_url}/sala/{code}")
+    expect(watcher.locator("#seats, #seats .seat").first).to_be_visible()
+    expect(host.locator("#watchers")).to_have_text("1 persona mirando")
+
+    # they play to the end (autoplay, at once) and both ask for the rematch
+    for page in (host, phone):
+        page.locator("#speed").select_option("0")
+        page.locator("#autoplay").check()
+    expect(host.locator("#end")).to_be_visible(timeout=90_000)
+    expect(phone.locator("#end")).to_be_visible(timeout=30_000)
+    shot(phone, screenshots / "room-end-phone.png")
+    rematch = host.get_by_role("button", name="Revancha")
+    rematch.click()
+    expect(host.locator("#rematch-status")).to_contain_text("Esperando")
+    phone.get_by_role("button", name="Revancha").click()
+    expect(host.locator("#duel-label")).to_contain_text("Duelo 1", timeout=15_000)
+    assert game_of(host) != game and game_of(phone) == game_of(host)
+    shot(host, screenshots / "room-rematch-host.png")
+
+
+def test_a_wrong_code_says_so_and_offers_the_form(phone: Page, server_url: str) -> None:
+    phone.goto(server_url + "/")
+    phone.get_by_label("Código de seis cifras").fill("000001")
+    phone.get_by_role("button", name="Unirse").click()
+    expect(phone.get_by_role("alert")).to_contain_text("No hay ninguna sala abierta con ese código")
+    expect(phone.get_by_label("Código de seis cifras")).to_be_visible()
