@@ -695,9 +695,9 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
     totals = [0.0] * len(moves)
     used = deals = 0
     while deals < 4 or (used < SEARCH_MOVES and deals < 200):
-        data = _deal(t, rng)
+        dealt = onecard.load(_deal(t, rng))
         for i, move in enumerate(moves):
-            state = onecard.load(data)
+            state = dealt.copy()
             onecard.apply(state, t.seat, move)
             steps = 0
             while state.result is None and steps < SEARCH_DEPTH:
