@@ -80,8 +80,12 @@ def _path(err: msgspec.ValidationError) -> str:
     """The field a validation error is about: ``$.players`` → ``players``."""
     text = str(err)
     at = text.rfind("`$")
+    where = text[at + 2 :].strip("`").lstrip(".") if at >= 0 else ""
+    if "missing required field `" in text:  # the field that is missing, in its place
+        name = text.split("missing required field `", 1)[1].split("`", 1)[0]
+        return f"{where}.{name}" if where else name
     if at >= 0:
-        return text[at + 2 :].strip("`").lstrip(".")
+        return where
     if "unknown field `" in text:  # the field that should not be there
         return text.split("unknown field `", 1)[1].split("`", 1)[0]
     # a struct's own check (``__post_init__``) says the field first: "players: 2–4"
