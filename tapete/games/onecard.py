@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import msgspec
@@ -135,13 +136,15 @@ class Card(int):
     def from_wire(cls, obj: object) -> Card:
         if not isinstance(obj, str):
             raise IllegalMove("bad_move", field="card")
-        return _CARDS[card(obj)]
+        found = _BY_CODE.get(obj)  # the code as the page sends it, else any form
+        return found if found is not None else _CARDS[card(obj)]
 
     def to_wire(self) -> str:
         return _CODES[self]
 
 
 _CARDS: Final = tuple(Card(c) for c in range(54))
+_BY_CODE: Final = {c.to_wire(): c for c in _CARDS}
 
 
 class Suit(int):
@@ -467,9 +470,10 @@ def _fits(state: State, c: int) -> bool:
     return c // 13 == state.suit or (top < 52 and c % 13 == top % 13)
 
 
-def _playable(state: State, seat: int) -> list[int]:
-    """The cards of ``seat``'s hand that fit now (the same test as :func:`_fits`, inlined:
-    this is the engine's hot loop)."""
+def playable(state: State, seat: int) -> list[int]:
+    """The cards of ``seat``'s hand that may be played now, in the hand's order (the same
+    test as :func:`_fits`, inlined: this is the engine's hot loop); on its turn, ``seat``
+    may draw only if there are none."""
     hand = state.hands[seat]
     top = state.discard[-1]
     if state.attack:
@@ -516,32 +520,32 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
     exposed = state.exposed
     if seat == state.turn:
-        # ``_playable(state, seat)``, inlined: this is the engine's hot loop
+        # ``playable(state, seat)``, inlined: this is the engine's hot loop
         top = state.discard[-1]
         if state.attack:
             if top >= 52:
-                playable = [c for c in hand if c >= 52]
+                fitting = [c for c in hand if c >= 52]
             else:
                 tr = top % 13
-                playable = [c for c in hand if c >= 52 or (c % 13 == tr)]
+                fitting = [c for c in hand if c >= 52 or (c % 13 == tr)]
                 if state.config.three_blocks:
                     suit = state.suit
-                    playable += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == suit]
+                    fitting += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == suit]
         elif state.suit == ANY_SUIT or top >= 52:
-            playable = list(hand)
+            fitting = list(hand)
         else:
             suit, tr = state.suit, top % 13
-            playable = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
+            fitting = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
         if (
             len(hand) == 1
-            and playable
+            and fitting
             and state.config.no_special_finish
-            and state.config.special(playable[0])
+            and state.config.special(fitting[0])
         ):
-            playable = []
-        if playable:
-            playable.sort()
-            moves = [m for c in playable for m in _CARD_MOVES[c]]
+            fitting = []
+        if fitting:
+            fitting.sort()
+            moves = [m for c in fitting for m in _CARD_MOVES[c]]
         else:
             moves = [DRAW]
     else:
@@ -590,7 +594,7 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     except ValueError:
         raise IllegalMove("not_in_hand", card=code(move.card)) from None
     c = hand[at]  # the hand's own int (the move's is a Card)
-    # ``fits``: ``c in _playable(state, seat)``, inlined (this is the engine's hot path)
+    # ``fits``: ``c in playable(state, seat)``, inlined (this is the engine's hot path)
     top = state.discard[-1]
     if state.attack:
         if top >= 52:
@@ -688,7 +692,7 @@ def _no_fit(state: State, c: int) -> IllegalMove:
 def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    if _playable(state, seat):
+    if playable(state, seat):
         raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
     event: Event = {"t": "draw", "seat": seat}
     if state.attack:
@@ -788,10 +792,10 @@ def _timeout(state: State, seat: int) -> list[Event]:
     a 7 naming the suit held most."""
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    playable = _playable(state, seat)
-    if not playable:
+    fitting = playable(state, seat)
+    if not fitting:
         return _draw_move(state, seat, timeout=True)
-    c = min(playable)
+    c = min(fitting)
     if rank_of(c) != 7:
         return _play(state, seat, PLAYS[c], timeout=True)
     counts = [0, 0, 0, 0]
@@ -856,7 +860,7 @@ def view(state: State, seat: int | None) -> JSON:
     hand = sorted(state.hands[seat]) if seat is not None else None
     return {
         "game": "onecard",
-        "config": config_json(state.config),
+        "config": dict(_config_json(state.config)),
         "seat": seat,
         "hand": [_CODES[c] if 0 <= c < 54 else code(c) for c in hand] if hand is not None else None,
         "counts": [len(h) for h in state.hands],
@@ -881,6 +885,12 @@ def view(state: State, seat: int | None) -> JSON:
         "legal": [_json(m) for m in legal_moves(state, seat)] if seat is not None else [],
         "result": state.result,
     }  # fmt: skip
+
+
+@cache
+def _config_json(config: Config) -> JSON:
+    """``config_json``, once per set of options (every view writes them)."""
+    return config_json(config)
 
 
 _JSON: Final = {
@@ -952,8 +962,10 @@ POSITIONS: Final = Codec[Position](Position)
 
 
 def dump(state: State) -> JSON:
-    """The position as JSON; ``load(dump(s))`` is the same hand."""
-    return POSITIONS.encode(
+    """The position as JSON; ``load(dump(s))`` is the same hand. (``POSITIONS.encode``
+    without its pass turning tuples into lists: a position holds none, and that pass costs
+    three times the rest.)"""
+    out: JSON = msgspec.to_builtins(
         Position(
             config=config_json(state.config),
             hands=[fmt(h) for h in state.hands],
@@ -974,6 +986,7 @@ def dump(state: State) -> JSON:
             result=state.result,
         )
     )
+    return out
 
 
 def load(data: JSON) -> State:
