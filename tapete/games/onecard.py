@@ -197,9 +197,9 @@ class Config(Options, frozen=True):
     """2–4 players; the house rules of the seed's last section, all off by default."""
 
     players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
-    two_attack: Annotated[bool, _house(N_("El 2 ataca con +2"), N_("Solo se pasa con otro 2."))] = (
-        False
-    )
+    two_attack: Annotated[
+        bool, _house(N_("El 2 ataca con +2"), N_("Solo se pasa con otro 2."))
+    ] = False  # fmt: skip
     jokers: Annotated[
         bool,
         _house(
