@@ -651,30 +651,27 @@ def _deal(t: Table, rng: random.Random) -> JSON:
 
 def _playout_move(state: onecard.State, seat: int) -> onecard.Move:
     """The playouts' policy, for every seat: play from the longest suit, a 7 (naming the
-    suit held most) or a joker only when nothing else fits."""
-    plays = [m for m in onecard.legal_moves(state, seat) if type(m) is onecard.Play]
-    if not plays:
+    suit held most) or a joker only when nothing else fits. (The legal plays, as
+    ``legal_moves`` gives them, from the engine's own integers: this is the search's hot
+    loop.)"""
+    cards = onecard.playable(state, seat)
+    if not cards:
         return onecard.DRAW
-    if len(plays) == 1:
-        return plays[0]
     counts = [0, 0, 0, 0, 0]
     for c in state.hands[seat]:
         counts[c // 13 if c < 52 else 4] += 1
-    best = plays[0]
-    best_score = -99
     top_suit = max(range(4), key=counts.__getitem__)
-    for m in plays:
-        c = m.card
+    best: onecard.Move = onecard.DRAW
+    best_score = -99
+    for c in sorted(cards):
         if c >= 52:
-            score = -20
+            score, move = -20, onecard.PLAYS[c]
         elif c % 13 == 5:
-            if m.suit != top_suit:
-                continue
-            score = -10 + counts[top_suit]
+            score, move = -10 + counts[top_suit], onecard.SEVENS[c][top_suit]
         else:
-            score = counts[c // 13]
+            score, move = counts[c // 13], onecard.PLAYS[c]
         if score > best_score:
-            best, best_score = m, score
+            best, best_score = move, score
     return best
 
 
@@ -695,9 +692,9 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
     totals = [0.0] * len(moves)
     used = deals = 0
     while deals < 4 or (used < SEARCH_MOVES and deals < 200):
-        data = _deal(t, rng)
+        dealt = onecard.load(_deal(t, rng))
         for i, move in enumerate(moves):
-            state = onecard.load(data)
+            state = dealt.copy()
             onecard.apply(state, t.seat, move)
             steps = 0
             while state.result is None and steps < SEARCH_DEPTH:

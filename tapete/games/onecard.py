@@ -2,9 +2,10 @@
 
 Cards are small integers for speed: ``0..51`` is ``suit * 13 + (rank - 2)`` with suits
 ♥ ♦ ♣ ♠ and ranks 2..14 (ace 14); ``52`` and ``53`` are the jokers of the house rule.
-On the wire and in positions they are text codes: ``"7H"``, ``"AS"``, ``"JK1"``.
+On the wire and in positions they are text codes: ``"7H"``, ``"AS"``, ``"JK1"`` (a move's
+card is a :class:`Card`, an ``int`` that reads and writes its code).
 
-Moves:
+Moves (:class:`~tapete.games.protocol.Move` structs, one codec, :data:`MOVES`):
 
 * :class:`Play` a card (a 7 names the next suit: ``Play(card, suit)``);
 * :class:`Draw`: one card when nothing fits, or the whole attack;
@@ -12,31 +13,40 @@ Moves:
 * :class:`Catch` a player left with one card who did not call (they draw the penalty);
 * clock moves the room applies, never a client: :class:`CloseWindow`, :class:`Timeout`.
 
+The rules write no sentence: a refusal is a code with codes for parameters
+(``IllegalMove("no_match", card="9C", suit="D", rank="5")``) that :data:`SPEC` names in
+the player's language.
+
 >>> s = load({"hands": ["5H 9C KD", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S"})
 >>> [str(m) for m in legal_moves(s, 0)]
 ['5H', 'KD']
 >>> _ = apply(s, 0, Play(card("KD")))
 >>> s.attack, s.turn, [str(m) for m in legal_moves(s, 1)]
 (2, 1, ['draw'])
+>>> move({"type": "play", "card": "7H", "suit": "S"})
+move({'type': 'play', 'card': '7H', 'suit': 'S'})
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Final
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
+import msgspec
 from msgspec import Meta
+from msgspec.structs import force_setattr
 
 from tapete.games import onecard as _rules
+from tapete.games import protocol
 from tapete.games.protocol import (
     JSON,
-    BareMove,
     Clock,
     Codec,
     Event,
     GameSpec,
     Hall,
-    HandCodec,
     IllegalMove,
     Online,
     Options,
@@ -55,16 +65,11 @@ TURN_LIMIT: Final = 1000
 """A hand still going after this many turns ends (Tapete's call; RULES.md is silent): with
 nearly every card in the hands, attacks can go round for ever. Fewest cards wins; a tie
 goes to the first of them in playing order from the player to move."""
-HOUSE: Final = {"group": "house"}
-"""Marks an option as one of the seed's house rules (the setup page groups them)."""
+HOUSE: Final = "house"
+"""The group of the seed's house rules (``extra={"group": HOUSE}``): the setup page lists
+them together."""
 ANY_SUIT: Final = -1
 """The suit to follow after a joker: anything goes."""
-
-SUIT_NAMES_ES: Final = ("corazones", "diamantes", "tréboles", "picas")
-RANK_NAMES_ES: Final = (
-    "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
-    "jota", "reina", "rey", "as",
-)  # fmt: skip
 
 
 def rank_of(c: int) -> int:
@@ -85,29 +90,23 @@ def code(c: int) -> str:
 
 
 def card(text: str) -> int:
-    """Parse ``"10H"``, ``"10♥"``, ``"as"`` (ace of spades), ``"JK1"``."""
+    """Parse ``"10H"``, ``"10♥"``, ``"as"`` (ace of spades), ``"JK1"``; anything else is
+    ``IllegalMove("bad_move", field="card")``."""
     t = text.strip().upper()
     if t in JOKER_CODES:
         return 52 + JOKER_CODES.index(t)
     if len(t) < 2:
-        raise IllegalMove("bad_move", detail=f"carta «{text}»")
+        raise IllegalMove("bad_move", field="card")
     r, s = t[:-1], t[-1]
     s = SUIT_CODES[SUIT_SYMBOLS.index(s)] if s in SUIT_SYMBOLS else s
     r = {"1": "A", "T": "10"}.get(r, r)
     if r not in RANK_CODES or s not in SUIT_CODES:
-        raise IllegalMove("bad_move", detail=f"carta «{text}»")
+        raise IllegalMove("bad_move", field="card")
     return SUIT_CODES.index(s) * 13 + RANK_CODES.index(r)
 
 
 def cards(text: str) -> list[int]:
     return [card(x) for x in text.replace(",", " ").split()]
-
-
-def card_name(c: int) -> str:
-    """Spanish name: ``"rey de corazones"``, ``"comodín"``."""
-    if c >= 52:
-        return "comodín"
-    return f"{RANK_NAMES_ES[c % 13]} de {SUIT_NAMES_ES[c // 13]}"
 
 
 def fmt(cs: list[int]) -> str:
@@ -118,29 +117,121 @@ _CODES: Final = tuple(code(c) for c in range(54))
 """``code`` by card, for the hot paths (which only ever see cards ``0..53``)."""
 _VOIDS: Final = tuple(tuple(SUIT_CODES[s] for s in range(4) if v >> s & 1) for v in range(16))
 """The suit codes of each 4-bit voids mask."""
+_SUIT_OF: Final = {s: i for i, s in enumerate(SUIT_CODES)} | {
+    s.lower(): i for i, s in enumerate(SUIT_CODES)
+}
+
+
+# --- the pieces on the wire ------------------------------------------------------------
+
+
+class Card(int):
+    """A card, as the engine keeps it (an ``int``, see above), that is its code on the wire.
+
+    >>> Card.from_wire("10♥"), Card(8).to_wire()
+    (8, '10H')
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def from_wire(cls, obj: object) -> Card:
+        if not isinstance(obj, str):
+            raise IllegalMove("bad_move", field="card")
+        found = _BY_CODE.get(obj)  # the code as the page sends it, else any form
+        return found if found is not None else _CARDS[card(obj)]
+
+    def to_wire(self) -> str:
+        return _CODES[self]
+
+
+_CARDS: Final = tuple(Card(c) for c in range(54))
+_BY_CODE: Final = {c.to_wire(): c for c in _CARDS}
+
+
+class Suit(int):
+    """The suit a 7 names: 0..3 (♥ ♦ ♣ ♠) in the engine, ``"H"`` … ``"S"`` (any case) on
+    the wire; anything else is ``IllegalMove("seven_needs_suit")``."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_wire(cls, obj: object) -> Suit:
+        found = _SUIT_OF.get(obj) if isinstance(obj, str) else None
+        if found is None:
+            raise IllegalMove("seven_needs_suit")
+        return _SUITS[found]
+
+    def to_wire(self) -> str:
+        return SUIT_CODES[self]
+
+
+_SUITS: Final = tuple(Suit(s) for s in range(4))
+NO_SUIT: Final = Suit(-1)
+"""A play that names no suit (never on the wire)."""
+
+
+FollowCode = Literal["H", "D", "C", "S", "*"]
+"""The suit to follow in a position: a suit's code, or ``*`` (:data:`ANY_SUIT`) after a
+joker."""
+_FOLLOW: Final[dict[str, int]] = {"*": ANY_SUIT, **{s: i for i, s in enumerate(SUIT_CODES)}}
+_FOLLOW_CODES: Final[tuple[FollowCode, ...]] = ("H", "D", "C", "S", "*")
+"""By suit (``-1``, any, last)."""
+
+
+Pile = str | list[int]
+"""Cards in a position: ``"4C 5D"`` (any form :func:`card` reads, top last; what ``dump``
+writes) or a list of the engine's integers."""
+
+
+def _cards(pile: Pile) -> list[int]:
+    return cards(pile) if isinstance(pile, str) else pile
 
 
 # --- options ---------------------------------------------------------------------------
+
+
+def _house(title: str, hint: str) -> Meta:
+    return Meta(title=title, extra={"group": HOUSE, "hint": hint})
 
 
 class Config(Options, frozen=True):
     """2–4 players; the house rules of the seed's last section, all off by default."""
 
     players: Annotated[int, Meta(ge=2, le=4, title=N_("Jugadores"))] = 2
-    two_attack: Annotated[bool, Meta(title=N_("El 2 ataca con +2"), extra=HOUSE)] = False
-    """El 2 ataca con +2 (se pasa con otro 2)."""
-    jokers: Annotated[bool, Meta(title=N_("Comodines: +5"), extra=HOUSE)] = False
-    """Dos comodines: se echan sobre cualquier carta y atacan con +5."""
-    king_again: Annotated[bool, Meta(title=N_("El rey vuelve a jugar"), extra=HOUSE)] = False
-    """El rey no ataca: quien lo echa vuelve a jugar."""
-    three_blocks: Annotated[bool, Meta(title=N_("El 3 para un ataque"), extra=HOUSE)] = False
-    """Un 3 del palo de arriba para un ataque."""
-    no_special_finish: Annotated[
-        bool, Meta(title=N_("No se termina con carta especial"), extra=HOUSE)
+    two_attack: Annotated[
+        bool, _house(N_("El 2 ataca con +2"), N_("Solo se pasa con otro 2."))
+    ] = False  # fmt: skip
+    jokers: Annotated[
+        bool,
+        _house(
+            N_("Comodines: +5"),
+            N_("Dos cartas más en la baraja: van sobre cualquier carta y atacan con +5."),
+        ),
     ] = False
-    """No se puede terminar con una carta especial."""
-    penalty: Annotated[int, Meta(ge=1, le=5, title=N_("Cartas por no avisar"))] = 2
-    """Cartas que roba quien es pillado sin avisar (2; la mesa puede acordar 1–5)."""
+    king_again: Annotated[
+        bool,
+        _house(N_("El rey vuelve a jugar"), N_("No ataca: quien lo echa juega otra vez.")),
+    ] = False
+    three_blocks: Annotated[
+        bool,
+        _house(N_("El 3 para un ataque"), N_("Si es del palo de la carta que ataca.")),
+    ] = False
+    no_special_finish: Annotated[
+        bool,
+        _house(
+            N_("No se termina con carta especial"),
+            N_("La última carta no puede ser un 7, J, Q, K o A."),
+        ),
+    ] = False
+    penalty: Annotated[
+        int,
+        Meta(
+            ge=1, le=5, title=N_("Cartas por no avisar"),
+            extra={"group": HOUSE, "hint": N_("Las que roba quien es pillado sin avisar.")},
+        ),
+    ] = 2  # fmt: skip
+    """Cards drawn by a seat caught without calling (2; the table may agree on 1–5)."""
 
     def attack_value(self, c: int) -> int:
         r = rank_of(c)
@@ -164,7 +255,7 @@ class Config(Options, frozen=True):
 
 
 OPTIONS: Final = ("two_attack", "jokers", "king_again", "three_blocks", "no_special_finish")
-"""The house rules, in the seed's order."""
+"""The house rules that switch on, in the seed's order."""
 CONFIG: Final = Codec[Config](Config, error="bad_config")
 parse_config = CONFIG.decode
 config_json = CONFIG.encode
@@ -177,61 +268,67 @@ def seats(config: Config) -> int:
 # --- moves -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    card: int
-    suit: int = -1
-    """For a 7: the suit named (0..3); otherwise -1."""
+class Play(protocol.Move, frozen=True, tag="play", omit_defaults=True):
+    """Play ``card``; a 7 names the next ``suit`` (0..3; -1, none, for any other card,
+    and left out on the wire).
 
-    def to_json(self) -> JSON:
-        out: JSON = {"type": "play", "card": code(self.card)}
-        if self.suit >= 0:
-            out["suit"] = SUIT_CODES[self.suit]
-        return out
+    Built in code from plain integers (``Play(card("7H"), 3)``) they become a
+    :class:`Card` and a :class:`Suit`.
+    """
+
+    card: Card
+    suit: Suit = NO_SUIT
+
+    if TYPE_CHECKING:  # what code may build it from (``__post_init__`` makes the types)
+
+        def __init__(self, card: int, suit: int = -1) -> None: ...
+
+    def __post_init__(self) -> None:
+        c, s = self.card, self.suit
+        if type(c) is not Card:
+            if type(c) is not int or not 0 <= c < 54:
+                raise IllegalMove("bad_move", field="card")
+            force_setattr(self, "card", _CARDS[c])
+        if s >= 0 and (c >= 52 or c % 13 != 5):
+            raise IllegalMove("bad_move", field="suit")
+        if type(s) is int and -1 <= s < 4:
+            force_setattr(self, "suit", _SUITS[s] if s >= 0 else NO_SUIT)
 
     def __str__(self) -> str:
-        return code(self.card) + (f"/{SUIT_CODES[self.suit]}" if self.suit >= 0 else "")
+        return _CODES[self.card] + (f"/{SUIT_CODES[self.suit]}" if self.suit >= 0 else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(BareMove):
-    TYPE = "draw"
+class Draw(protocol.Move, frozen=True, tag="draw"):
+    """Draw: one card when nothing fits, or every card of the attack."""
 
 
-@dataclass(frozen=True, slots=True)
-class Call(BareMove):
-    TYPE = "call"
+class Call(protocol.Move, frozen=True, tag="call"):
+    """«One Card»: with two cards, or right after the play that left one."""
 
 
-@dataclass(frozen=True, slots=True)
-class Catch:
-    target: int
+Seat = Annotated[int, Meta(ge=0, le=3)]
 
-    def to_json(self) -> JSON:
-        return {"type": "catch", "target": self.target}
+
+class Catch(protocol.Move, frozen=True, tag="catch"):
+    """Catch ``target``, left with one card without calling: they draw the penalty."""
+
+    target: Seat
 
     def __str__(self) -> str:
         return f"catch/{self.target}"
 
 
-@dataclass(frozen=True, slots=True)
-class CloseWindow:
+class CloseWindow(protocol.Move, frozen=True, tag="close_window"):
     """Clock move: the catch window on ``target`` has run out."""
 
-    target: int
-
-    def to_json(self) -> JSON:
-        return {"type": "close_window", "target": self.target}
+    target: Seat
 
     def __str__(self) -> str:
         return f"close_window/{self.target}"
 
 
-@dataclass(frozen=True, slots=True)
-class Timeout(BareMove):
+class Timeout(protocol.Move, frozen=True, tag="timeout"):
     """Clock move: the seat to play let its time run out."""
-
-    TYPE = "timeout"
 
 
 Move = Play | Draw | Call | Catch | CloseWindow | Timeout
@@ -243,6 +340,7 @@ SEVENS: Final = {c: [Play(c, s) for s in range(4)] for c in range(52) if rank_of
 DRAW: Final = Draw()
 CALL: Final = Call()
 CATCHES: Final = [Catch(i) for i in range(4)]
+WINDOWS: Final = [CloseWindow(i) for i in range(4)]
 TIMEOUT: Final = Timeout()
 _CARD_MOVES: Final = tuple(
     tuple(SEVENS[c]) if c < 52 and c % 13 == 5 else (PLAYS[c],) for c in range(54)
@@ -250,34 +348,16 @@ _CARD_MOVES: Final = tuple(
 """The plays of each card: a 7 once per suit."""
 
 
-def parse_move(data: JSON) -> Move:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise IllegalMove("bad_move", detail="falta «type»")
-    kind = data["type"]
-    keys = set(data) - {"type"}
-    if kind == "play":
-        if not isinstance(data.get("card"), str) or not keys <= {"card", "suit"}:
-            raise IllegalMove("bad_move", detail="play necesita «card»")
-        c = card(data["card"])
-        suit = data.get("suit")
-        if rank_of(c) == 7:
-            if not isinstance(suit, str) or suit.upper() not in SUIT_CODES:
-                raise IllegalMove("seven_needs_suit")
-            return SEVENS[c][SUIT_CODES.index(suit.upper())]
-        if suit is not None:
-            raise IllegalMove("bad_move", detail="solo el 7 elige palo")
-        return PLAYS[c]
-    if kind in ("draw", "call", "timeout"):
-        if keys:
-            raise IllegalMove("bad_move", detail="campos de más")
-        simple: dict[str, Move] = {"draw": DRAW, "call": CALL, "timeout": TIMEOUT}
-        return simple[kind]
-    if kind in ("catch", "close_window"):
-        target = data.get("target")
-        if keys != {"target"} or type(target) is not int or not 0 <= target < 4:
-            raise IllegalMove("bad_move", detail="falta «target»")
-        return CATCHES[target] if kind == "catch" else CloseWindow(target)
-    raise IllegalMove("unknown_move")
+def _named(m: Move) -> None:
+    """What a sender must say: a 7 played names the next suit."""
+    if type(m) is Play and m.suit < 0 and m.card < 52 and m.card % 13 == 5:
+        raise IllegalMove("seven_needs_suit")
+
+
+MOVES: Final = Codec[Move](Move, check=_named)
+parse_move = move = MOVES.decode
+"""A move from JSON, refusing anything else (``bad_move``, ``unknown_move``,
+``seven_needs_suit``); ``move(repr(m))`` round-trips."""
 
 
 # --- the state -------------------------------------------------------------------------
@@ -317,6 +397,29 @@ class State:
     @property
     def top(self) -> int:
         return self.discard[-1]
+
+    def copy(self) -> State:
+        """The same hand to play on, sharing nothing that a move changes (a bot's search
+        plays several moves from one position)."""
+        return State(
+            config=self.config,
+            hands=[list(h) for h in self.hands],
+            stock=list(self.stock),
+            discard=list(self.discard),
+            rng=Rng(self.rng.state),
+            turn=self.turn,
+            direction=self.direction,
+            suit=self.suit,
+            attack=self.attack,
+            called=list(self.called),
+            exposed=list(self.exposed),
+            turns=self.turns,
+            timeouts=list(self.timeouts),
+            voids=list(self.voids),
+            seen=list(self.seen),
+            log=list(self.log),
+            result=None if self.result is None else dict(self.result),
+        )
 
 
 def new(config: Config, seed: int) -> State:
@@ -369,9 +472,10 @@ def _fits(state: State, c: int) -> bool:
     return c // 13 == state.suit or (top < 52 and c % 13 == top % 13)
 
 
-def _playable(state: State, seat: int) -> list[int]:
-    """The cards of ``seat``'s hand that fit now (the same test as :func:`_fits`, inlined:
-    this is the engine's hot loop)."""
+def playable(state: State, seat: int) -> list[int]:
+    """The cards of ``seat``'s hand that may be played now, in the hand's order (the same
+    test as :func:`_fits`, inlined: this is the engine's hot loop); on its turn, ``seat``
+    may draw only if there are none."""
     hand = state.hands[seat]
     top = state.discard[-1]
     if state.attack:
@@ -418,32 +522,32 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
     exposed = state.exposed
     if seat == state.turn:
-        # ``_playable(state, seat)``, inlined: this is the engine's hot loop
+        # ``playable(state, seat)``, inlined: this is the engine's hot loop
         top = state.discard[-1]
         if state.attack:
             if top >= 52:
-                playable = [c for c in hand if c >= 52]
+                fitting = [c for c in hand if c >= 52]
             else:
                 tr = top % 13
-                playable = [c for c in hand if c >= 52 or (c % 13 == tr)]
+                fitting = [c for c in hand if c >= 52 or (c % 13 == tr)]
                 if state.config.three_blocks:
                     suit = state.suit
-                    playable += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == suit]
+                    fitting += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == suit]
         elif state.suit == ANY_SUIT or top >= 52:
-            playable = list(hand)
+            fitting = list(hand)
         else:
             suit, tr = state.suit, top % 13
-            playable = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
+            fitting = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
         if (
             len(hand) == 1
-            and playable
+            and fitting
             and state.config.no_special_finish
-            and state.config.special(playable[0])
+            and state.config.special(fitting[0])
         ):
-            playable = []
-        if playable:
-            playable.sort()
-            moves = [m for c in playable for m in _CARD_MOVES[c]]
+            fitting = []
+        if fitting:
+            fitting.sort()
+            moves = [m for c in fitting for m in _CARD_MOVES[c]]
         else:
             moves = [DRAW]
     else:
@@ -486,13 +590,13 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
     cfg = state.config
-    c = move.card
     hand = state.hands[seat]
     try:
-        at = hand.index(c)
+        at = hand.index(move.card)
     except ValueError:
-        raise IllegalMove("not_in_hand", card=card_name(c)) from None
-    # ``fits``: ``c in _playable(state, seat)``, inlined (this is the engine's hot path)
+        raise IllegalMove("not_in_hand", card=code(move.card)) from None
+    c = hand[at]  # the hand's own int (the move's is a Card)
+    # ``fits``: ``c in playable(state, seat)``, inlined (this is the engine's hot path)
     top = state.discard[-1]
     if state.attack:
         if top >= 52:
@@ -526,10 +630,10 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     s = -1 if c >= 52 else c // 13  # suit_of(c)
     if s >= 0:
         state.voids[seat] &= ~(1 << s)
-    state.suit = move.suit if r == 7 else (ANY_SUIT if s < 0 else s)
+    state.suit = int(move.suit) if r == 7 else (ANY_SUIT if s < 0 else s)
     event: Event = {"t": "play", "seat": seat, "card": _CODES[c] if 0 <= c < 54 else code(c)}
     if r == 7:
-        event["suit"] = SUIT_CODES[move.suit]
+        event["suit"] = SUIT_CODES[state.suit]
     value = cfg.attack_value(c) if r == 0 or r == 2 or r >= 13 else 0
     if value:
         state.attack += value
@@ -577,23 +681,20 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
 
 
 def _no_fit(state: State, c: int) -> IllegalMove:
+    """Why ``c`` does not fit, in codes: the card, and what would (the suit to follow and the
+    top card's rank; under attack, the attacking rank)."""
     top = state.discard[-1]
+    rank = RANK_CODES[top % 13] if top < 52 else "JK"
     if state.attack:
-        return IllegalMove(
-            "must_answer_attack", card=card_name(c), attack=state.attack,
-            rank=RANK_NAMES_ES[top % 13] if top < 52 else "comodín",
-        )  # fmt: skip
-    suit = "cualquier palo" if state.suit < 0 else SUIT_NAMES_ES[state.suit]
-    return IllegalMove(
-        "no_match", card=card_name(c), suit=suit,
-        rank=RANK_NAMES_ES[top % 13] if top < 52 else "comodín",
-    )  # fmt: skip
+        return IllegalMove("must_answer_attack", card=code(c), attack=state.attack, attacker=rank)
+    suit = "*" if state.suit < 0 else SUIT_CODES[state.suit]
+    return IllegalMove("no_match", card=code(c), suit=suit, rank=rank)
 
 
 def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    if _playable(state, seat):
+    if playable(state, seat):
         raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
     event: Event = {"t": "draw", "seat": seat}
     if state.attack:
@@ -693,18 +794,18 @@ def _timeout(state: State, seat: int) -> list[Event]:
     a 7 naming the suit held most."""
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    playable = _playable(state, seat)
-    if not playable:
+    fitting = playable(state, seat)
+    if not fitting:
         return _draw_move(state, seat, timeout=True)
-    c = min(playable)
-    suit = -1
-    if rank_of(c) == 7:
-        counts = [0, 0, 0, 0]
-        for x in state.hands[seat]:
-            if x != c and x < 52:
-                counts[x // 13] += 1
-        suit = max(range(4), key=lambda s: (counts[s], -s)) if any(counts) else suit_of(c)
-    return _play(state, seat, Play(c, suit), timeout=True)
+    c = min(fitting)
+    if rank_of(c) != 7:
+        return _play(state, seat, PLAYS[c], timeout=True)
+    counts = [0, 0, 0, 0]
+    for x in state.hands[seat]:
+        if x != c and x < 52:
+            counts[x // 13] += 1
+    suit = max(range(4), key=lambda s: (counts[s], -s)) if any(counts) else suit_of(c)
+    return _play(state, seat, SEVENS[c][suit], timeout=True)
 
 
 def _log(state: State, event: Event) -> None:
@@ -761,7 +862,7 @@ def view(state: State, seat: int | None) -> JSON:
     hand = sorted(state.hands[seat]) if seat is not None else None
     return {
         "game": "onecard",
-        "config": config_json(state.config),
+        "config": dict(_config_json(state.config)),
         "seat": seat,
         "hand": [_CODES[c] if 0 <= c < 54 else code(c) for c in hand] if hand is not None else None,
         "counts": [len(h) for h in state.hands],
@@ -772,6 +873,7 @@ def view(state: State, seat: int | None) -> JSON:
         "turns": state.turns,
         "direction": state.direction,
         "suit": SUIT_CODES[state.suit] if state.suit >= 0 else None,
+        "named": _named_suit(state),
         "attack": state.attack,
         "target": state.turn if state.attack else None,
         "called": list(state.called),
@@ -780,11 +882,49 @@ def view(state: State, seat: int | None) -> JSON:
         "voids": [list(_VOIDS[v & 15]) for v in state.voids],
         "seen": {"K": state.seen[13], "A": state.seen[14], "2": state.seen[2],
                  "JK": state.seen[0]},
-        "log": list(state.log),
+        "log": _shown(state),
         "actors": actors(state),
-        "legal": [m.to_json() for m in legal_moves(state, seat)] if seat is not None else [],
+        "legal": [_json(m) for m in legal_moves(state, seat)] if seat is not None else [],
         "result": state.result,
     }  # fmt: skip
+
+
+@cache
+def _config_json(config: Config) -> JSON:
+    """``config_json``, once per set of options (every view writes them)."""
+    return config_json(config)
+
+
+_JSON: Final = {
+    id(m): m.to_json()
+    for m in (*PLAYS, *(m for ms in SEVENS.values() for m in ms), DRAW, CALL, *CATCHES)
+}
+"""The JSON of every move ``legal_moves`` gives (they are these very objects), by ``id``."""
+
+
+def _json(m: Move) -> JSON:
+    """``m.to_json()``, from :data:`_JSON` (a copy) for the moves that are there."""
+    found = _JSON.get(id(m))
+    return found.copy() if found is not None else m.to_json()
+
+
+def _named_suit(state: State) -> str | None:
+    """The suit to follow when it is not the top card's own (a 7 named it): the page shows it."""
+    s, top = state.suit, state.discard[-1]
+    if s < 0 or (top < 52 and top % 13 != 5 and top // 13 == s):
+        return None
+    return SUIT_CODES[s]
+
+
+def _shown(state: State) -> list[JSON]:
+    """The log as the page shows it: a Q that turned the direction round says so (with two
+    players a Q changes nothing)."""
+    if len(state.hands) < 3:
+        return list(state.log)
+    return [{**e, "reverse": True} if e.get("card") in _QUEENS else e for e in state.log]
+
+
+_QUEENS: Final = frozenset(code(c) for c in range(52) if rank_of(c) == 12)
 
 
 def _sort_key(c: int) -> tuple[int, int]:
@@ -794,65 +934,93 @@ def _sort_key(c: int) -> tuple[int, int]:
 # --- positions -------------------------------------------------------------------------
 
 
+class Position(msgspec.Struct, kw_only=True):
+    """The position format (docs/positions.md): what :func:`dump` writes and :func:`load`
+    reads. Only ``hands`` and ``discard`` are required; a field left out takes its default,
+    ``None`` one derived from the others (the suit of the top card; a value per seat)."""
+
+    game: Literal["onecard"] = "onecard"
+    config: dict[str, Any] = {}
+    """The options (``players`` is the number of ``hands``)."""
+    hands: list[Pile]
+    stock: Pile = ""
+    discard: Pile
+    turn: int = 0
+    direction: Literal[1, -1] = 1
+    suit: FollowCode | None = None
+    attack: Annotated[int, Meta(ge=0)] = 0
+    called: list[bool] | None = None
+    exposed: list[int] = []
+    turns: int = 1
+    timeouts: list[int] | None = None
+    voids: list[int] | None = None
+    seen: list[int] | None = None
+    log: list[JSON] = []
+    rng: int = 0
+    result: JSON | None = None
+
+
+POSITIONS: Final = Codec[Position](Position)
+
+
 def dump(state: State) -> JSON:
-    return {
-        "game": "onecard",
-        "config": config_json(state.config),
-        "hands": [fmt(h) for h in state.hands],
-        "stock": fmt(state.stock),
-        "discard": fmt(state.discard),
-        "turn": state.turn,
-        "direction": state.direction,
-        "suit": SUIT_CODES[state.suit] if state.suit >= 0 else "*",
-        "attack": state.attack,
-        "called": list(state.called),
-        "exposed": list(state.exposed),
-        "turns": state.turns,
-        "timeouts": list(state.timeouts),
-        "voids": list(state.voids),
-        "seen": list(state.seen),
-        "log": list(state.log),
-        "rng": state.rng.state,
-        "result": state.result,
-    }
+    """The position as JSON; ``load(dump(s))`` is the same hand. (``POSITIONS.encode``
+    without its pass turning tuples into lists: a position holds none, and that pass costs
+    three times the rest.)"""
+    out: JSON = msgspec.to_builtins(
+        Position(
+            config=config_json(state.config),
+            hands=[fmt(h) for h in state.hands],
+            stock=fmt(state.stock),
+            discard=fmt(state.discard),
+            turn=state.turn,
+            direction=1 if state.direction == 1 else -1,
+            suit=_FOLLOW_CODES[state.suit],
+            attack=state.attack,
+            called=state.called,
+            exposed=state.exposed,
+            turns=state.turns,
+            timeouts=state.timeouts,
+            voids=state.voids,
+            seen=state.seen,
+            log=state.log,
+            rng=state.rng.state,
+            result=state.result,
+        )
+    )
+    return out
 
 
 def load(data: JSON) -> State:
-    """Read a position. Only ``hands`` and ``discard`` are required: the stock defaults to
-    empty, the suit to the top card's, the turn to seat 0."""
-    config = parse_config(data.get("config", {}))
-    hands = [cards(h) if isinstance(h, str) else list(h) for h in data["hands"]]
-    if len(hands) != config.players:
-        config = parse_config({**config_json(config), "players": len(hands)})
-    discard = cards(data["discard"]) if isinstance(data["discard"], str) else list(data["discard"])
+    """Read a position (:class:`Position`): the stock defaults to empty, the suit to the top
+    card's, the turn to seat 0; a bad field is ``IllegalMove("bad_move", field=…)``."""
+    p = POSITIONS.decode(data)
+    hands = [_cards(h) for h in p.hands]
     n = len(hands)
-    suit = data.get("suit")
-    if suit is None:
-        top_suit = suit_of(discard[-1])
-        suit_value = ANY_SUIT if top_suit < 0 else top_suit
-    else:
-        if suit != "*" and (not isinstance(suit, str) or suit.upper() not in SUIT_CODES):
-            raise IllegalMove("bad_move", detail=f"palo «{suit}»")
-        suit_value = ANY_SUIT if suit == "*" else SUIT_CODES.index(suit.upper())
-    stock = data.get("stock", "")
+    config = parse_config(p.config)
+    if config.players != n:
+        config = parse_config({**config_json(config), "players": n})
+    discard = _cards(p.discard)
+    if not discard:
+        raise IllegalMove("bad_move", field="discard")
     return State(
         config=config,
         hands=hands,
-        stock=cards(stock) if isinstance(stock, str) else list(stock),
+        stock=_cards(p.stock),
         discard=discard,
-        rng=Rng(int(data.get("rng", 0))),
-        turn=int(data.get("turn", 0)),
-        direction=int(data.get("direction", 1)),
-        suit=suit_value,
-        attack=int(data.get("attack", 0)),
-        called=list(data.get("called", [False] * n)),
-        exposed=list(data.get("exposed", [])),
-        turns=int(data.get("turns", 1)),
-        timeouts=list(data.get("timeouts", [0] * n)),
-        voids=list(data.get("voids", [0] * n)),
-        seen=list(data.get("seen", [0] * 15)),
-        log=list(data.get("log", [])),
-        result=data.get("result"),
+        rng=Rng(p.rng),
+        turn=p.turn,
+        direction=p.direction,
+        suit=suit_of(discard[-1]) if p.suit is None else _FOLLOW[p.suit],
+        attack=p.attack,
+        called=[False] * n if p.called is None else p.called,
+        exposed=p.exposed,
+        turns=p.turns,
+        timeouts=[0] * n if p.timeouts is None else p.timeouts,
+        voids=[0] * n if p.voids is None else p.voids,
+        seen=[0] * 15 if p.seen is None else p.seen,
+        log=p.log,
+        result=p.result,
     )
 
 
@@ -873,17 +1041,69 @@ def clocks(state: State) -> list[tuple[str, int, Any]]:
 def clock_move(kind: str, seat: int) -> Move:
     """The move the room applies when a clock of :func:`clocks` runs out."""
     if kind == "window":
-        return CloseWindow(seat)
+        return WINDOWS[seat]
     if kind == "turn":
         return TIMEOUT
     raise ValueError(f"no clock {kind!r}")
+
+
+# --- a refusal's parameters in words ---------------------------------------------------
+
+RANK_NAMES: Final = (
+    N_("dos"), N_("tres"), N_("cuatro"), N_("cinco"), N_("seis"), N_("siete"), N_("ocho"),
+    N_("nueve"), N_("diez"), N_("jota"), N_("reina"), N_("rey"), N_("as"),
+)  # fmt: skip
+"""Each rank's name, as in «otro rey»."""
+A_RANK: Final = (
+    N_("un dos"), N_("un tres"), N_("un cuatro"), N_("un cinco"), N_("un seis"),
+    N_("un siete"), N_("un ocho"), N_("un nueve"), N_("un diez"), N_("una jota"),
+    N_("una reina"), N_("un rey"), N_("un as"),
+)  # fmt: skip
+"""A card of each rank, as in «o un cinco» (the article goes with the word: "an ace")."""
+SUIT_NAMES: Final = (N_("corazones"), N_("diamantes"), N_("tréboles"), N_("picas"))
+FEMININE: Final = frozenset({"J", "Q"})
+"""«la jota», «la reina»: every other card is «el»."""
+
+
+def card_words(text: str, gettext: Callable[[str], str]) -> str:
+    """A card code as a sentence names it, with its article: «el nueve de tréboles», "the
+    nine of clubs"."""
+    if text.startswith("JK"):
+        return gettext(N_("el comodín"))
+    rank, suit = RANK_CODES.index(text[:-1]), SUIT_CODES.index(text[-1])
+    name = gettext(N_("{rank} de {suit}")).format(
+        rank=gettext(RANK_NAMES[rank]), suit=gettext(SUIT_NAMES[suit])
+    )
+    the = N_("la {card}") if text[:-1] in FEMININE else N_("el {card}")
+    return gettext(the).format(card=name)
+
+
+def name_param(name: str, value: Any, gettext: Callable[[str], str]) -> str:
+    """A refusal's parameter in the player's language (``SPEC.params``): ``card`` a card code
+    with its article (:func:`card_words`); ``suit`` a suit code, or ``*`` («cualquier
+    palo»); ``rank`` the top card's rank code as a card of it («un cinco», «una reina»);
+    ``attacker`` the attacking rank's name («rey»)."""
+    try:
+        if name == "card":
+            return card_words(str(value), gettext)
+        if name == "suit":
+            if value == "*":
+                return gettext(N_("cualquier palo"))
+            return gettext(SUIT_NAMES[SUIT_CODES.index(value)])
+        if name == "rank":
+            return gettext(N_("un comodín") if value == "JK" else A_RANK[RANK_CODES.index(value)])
+        if name == "attacker":
+            return gettext(N_("comodín") if value == "JK" else RANK_NAMES[RANK_CODES.index(value)])
+    except (ValueError, TypeError):
+        pass
+    return str(value)
 
 
 SPEC: Final = GameSpec[Config, State, Move](
     key="onecard",
     rules=_rules,
     config=CONFIG,
-    moves=HandCodec(parse_move, lambda m: m.to_json()),
+    moves=MOVES,
     hall=Hall(
         title=N_("One Card"),
         line=N_(
@@ -894,10 +1114,10 @@ SPEC: Final = GameSpec[Config, State, Move](
         icon='<span class="ic-card">A♠</span><span class="ic-card red">7♦</span>',
     ),
     messages={
-        "not_in_hand": N_("No tienes el {card}."),
-        "no_match": N_("El {card} no sirve: hay que echar {suit} o un {rank}."),
+        "not_in_hand": N_("No tienes {card}."),
+        "no_match": N_("{card} no sirve: hay que echar {suit} o {rank}."),
         "must_answer_attack": N_(
-            "Te atacan con +{attack}: solo puedes pasar el ataque con otro {rank}, o robar."
+            "Te atacan con +{attack}: solo puedes pasar el ataque con otro {attacker}, o robar."
         ),
         "must_play": N_("Tienes una carta que puedes echar: no se puede robar."),
         "must_pass_attack": N_("Tienes una carta para pasar el ataque: no se puede robar."),
@@ -913,5 +1133,6 @@ SPEC: Final = GameSpec[Config, State, Move](
     online=Online(seats=(2, 4), with_seats=players_field),
     clock_moves=CLOCK_MOVES,
     timeouts=lambda state: list(state.timeouts),
+    params=name_param,
 )
 """One Card's descriptor."""

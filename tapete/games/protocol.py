@@ -80,8 +80,12 @@ def _path(err: msgspec.ValidationError) -> str:
     """The field a validation error is about: ``$.players`` → ``players``."""
     text = str(err)
     at = text.rfind("`$")
+    where = text[at + 2 :].strip("`").lstrip(".") if at >= 0 else ""
+    if "missing required field `" in text:  # the field that is missing, in its place
+        name = text.split("missing required field `", 1)[1].split("`", 1)[0]
+        return f"{where}.{name}" if where else name
     if at >= 0:
-        return text[at + 2 :].strip("`").lstrip(".")
+        return where
     if "unknown field `" in text:  # the field that should not be there
         return text.split("unknown field `", 1)[1].split("`", 1)[0]
     # a struct's own check (``__post_init__``) says the field first: "players: 2–4"
@@ -116,37 +120,60 @@ class Codec(Generic[T]):
     tapete.games.protocol.IllegalMove: unknown_move
     """
 
-    def __init__(self, tp: Any, error: str = "bad_move") -> None:
+    def __init__(
+        self, tp: Any, error: str = "bad_move", check: Callable[[T], None] | None = None
+    ) -> None:
         self.type = tp
         self.error = error
+        self.check = check
+        """The game's last word on a value read (what a sender must say that code building
+        the value need not: One Card's 7 names a suit): raises :class:`IllegalMove`."""
         members = get_args(tp) or (tp,)
-        self.tags = frozenset(
-            str(m.__struct_config__.tag)
+        self._by_tag: dict[str, Any] = {
+            str(m.__struct_config__.tag): m
             for m in members
             if isinstance(m, type)
             and issubclass(m, msgspec.Struct)
             and m.__struct_config__.tag is not None
-        )
+        }
+        """Each tag's struct: a value is read as its own struct (msgspec keeps what it knows
+        of a struct type between calls, not of a union, which costs microseconds to rebuild)."""
+        self.tags = frozenset(self._by_tag)
         self._decoder = msgspec.json.Decoder(tp, dec_hook=_dec_hook)
 
     def decode(self, data: Any) -> T:
+        tp = self.type
         if self.tags:
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise IllegalMove(self.error, field="type")
             if data["type"] not in self.tags:
                 raise IllegalMove("unknown_move")
+            tp = self._by_tag[data["type"]]
         try:
-            return msgspec.convert(data, self.type, dec_hook=_dec_hook)  # type: ignore[no-any-return]
+            value: T = msgspec.convert(data, tp, dec_hook=_dec_hook)
         except msgspec.ValidationError as exc:
-            raise IllegalMove(self.error, field=_path(exc)) from None
+            raise self._refusal(exc) from None
+        if self.check is not None:
+            self.check(value)
+        return value
 
     def decode_json(self, raw: bytes | str) -> T:
         try:
-            return self._decoder.decode(raw)  # type: ignore[no-any-return]
+            value: T = self._decoder.decode(raw)
         except msgspec.ValidationError as exc:
-            raise IllegalMove(self.error, field=_path(exc)) from None
+            raise self._refusal(exc) from None
         except msgspec.DecodeError:
             raise IllegalMove("bad_json") from None
+        if self.check is not None:
+            self.check(value)
+        return value
+
+    def _refusal(self, exc: msgspec.ValidationError) -> IllegalMove:
+        """A type's own refusal (its ``from_wire`` or ``__post_init__`` raised IllegalMove)
+        keeps its code; anything else is ``error`` with the field."""
+        if isinstance(exc.__cause__, IllegalMove):
+            return exc.__cause__
+        return IllegalMove(self.error, field=_path(exc))
 
     def encode(self, value: Any) -> JSON:
         out = _builtins(value)
@@ -160,6 +187,8 @@ class HandCodec(Codec[T]):
     def __init__(self, decode: Callable[[Any], T], encode: Callable[[T], JSON]) -> None:
         self.type = None
         self.error = "bad_move"
+        self.check = None
+        self._by_tag = {}
         self.tags = frozenset()
         self._decode = decode
         self._encode = encode

@@ -67,4 +67,5 @@ def describe(
     if name is not None:
         for key, value in params.items():
             values[key] = name(key, value, tr.gettext)
-    return tr.gettext(msgid).format_map(values)
+    words = tr.gettext(msgid).format_map(values)
+    return words[:1].upper() + words[1:]  # a sentence may start with a parameter («{card} …»)

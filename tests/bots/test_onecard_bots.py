@@ -308,3 +308,41 @@ def test_normal_beats_facil() -> None:
         levels = ("normal", "facil") if normal == 0 else ("facil", "normal")
         wins += play(levels, config, 50_000 + seed) == normal
     assert wins >= 0.6 * 300
+
+
+def _policy(state: onecard.State, seat: int) -> onecard.Move:
+    """The playouts' policy as it reads over ``legal_moves`` (what ``_playout_move`` does
+    faster, from the engine's integers)."""
+    plays = [m for m in onecard.legal_moves(state, seat) if type(m) is onecard.Play]
+    if not plays:
+        return onecard.DRAW
+    counts = [0, 0, 0, 0, 0]
+    for c in state.hands[seat]:
+        counts[c // 13 if c < 52 else 4] += 1
+    top_suit = max(range(4), key=counts.__getitem__)
+    best, best_score = plays[0], -99
+    for m in plays:
+        c = int(m.card)
+        if c >= 52:
+            score = -20
+        elif c % 13 == 5:
+            if m.suit != top_suit:
+                continue
+            score = -10 + counts[top_suit]
+        else:
+            score = counts[c // 13]
+        if score > best_score:
+            best, best_score = m, score
+    return best
+
+
+@pytest.mark.parametrize("house", HOUSE, ids=lambda h: "+".join(sorted(h)) or "plain")
+def test_the_playouts_play_the_policy_and_only_legal_moves(house: dict[str, bool]) -> None:
+    for seed in range(30):
+        state = onecard.new(onecard.parse_config({"players": 2 + seed % 3, **house}), seed)
+        while state.result is None:
+            seat = state.turn
+            move = bots._playout_move(state, seat)
+            assert move == _policy(state, seat)
+            assert move in onecard.legal_moves(state, seat)
+            onecard.apply(state, seat, move)

@@ -217,7 +217,7 @@ def test_seven_names_a_suit(page: Page, server_url: str, screenshots: Path) -> N
     page.locator('#suits [data-suit="S"]').click()
     expect(suits).to_be_hidden()
     settle(page, before)
-    expect(page.locator("#log")).to_contain_text("Echas el siete de diamantes y pide picas")
+    expect(page.locator("#log")).to_contain_text("Echas el siete de diamantes y pides picas")
     assert "7D" not in hand(page)
 
 
@@ -279,8 +279,8 @@ def test_win_with_the_last_card(page: Page, server_url: str, screenshots: Path) 
     expect(end).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("¡Has ganado!")
     expect(page.locator("#end-reason")).to_be_hidden()
-    expect(page.locator("#end-ranks li")).to_have_count(3)
-    expect(page.locator("#end-ranks li.winner")).to_have_text("1.º Tú: 0 cartas")
+    expect(page.locator("#end-list li")).to_have_count(3)
+    expect(page.locator("#end-list li.winner")).to_have_text("1.º Tú: 0 cartas")
     expect(page.locator("#again")).to_be_focused()
     expect(page.locator("#draw")).to_be_disabled()
     expect(page.locator("#call")).to_be_disabled()
@@ -297,7 +297,7 @@ def test_a_hand_stopped_at_the_turn_limit_says_so(
     expect(page.locator("#end-reason")).to_have_text(
         "La mano llegó a los mil turnos: gana quien tiene menos cartas."
     )
-    expect(page.locator("#end-ranks li.winner")).to_have_text("1.º Tú: 1 carta")
+    expect(page.locator("#end-list li.winner")).to_have_text("1.º Tú: 1 carta")
     expect(page.locator("#log")).to_contain_text("Mil turnos: la mano termina")
     shot(page, screenshots / "desktop-onecard-turn-limit.png")
 
@@ -387,3 +387,189 @@ def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> Non
     inside_viewport(page, ".end-card")
     no_horizontal_scroll(page)
     shot(page, screenshots / "phone-onecard-end.png")
+
+
+# what a new player hit: each test fails on the page as it was ------------------------------
+
+# Our last card is an ace: it attacks, but the hand is over (no one to attack).
+WIN_WITH_AN_ACE = {
+    "hands": ["AS", "9C 8C 3H", "2D 3D 6S"],
+    "discard": "5S",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "called": [True, False, False],
+    "config": {"players": 3},
+}
+# Ana must pass the +2 on with her king of spades: it comes to us as +4.
+ATTACKED = {
+    "hands": ["5H 6H 2C", "KS 9C 8C"],
+    "discard": "4H KH",
+    "stock": "4C 4D 4S 8H 8S 6C 10C 10D",
+    "turn": 1,
+    "attack": 2,
+}
+# We were left with one card and did not call: Ana catches us before playing.
+CAUGHT = {
+    "hands": ["9H", "5S 3C 4D"],
+    "discard": "5D",
+    "stock": "4C 4S 8H 8S 6C 10C",
+    "turn": 1,
+    "exposed": [0],
+}
+# Luis's jack of hearts is all that fits: it skips us.
+SKIPPED = {
+    "hands": ["5S 9H 3C", "6S 7C 2C", "JH 9C 8C"],
+    "discard": "5H",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 2,
+    "config": {"players": 3},
+}
+# Four players and face cards in our hand, on a phone.
+FOUR = {
+    "hands": [
+        "KH QS JD 7C 5D 9S AH",
+        "9C 8C 3H 4H 5S 6S",
+        "2D 3D 6C 8D 10H JS",
+        "4C 4D 10S 2H QD KC",
+    ],
+    "discard": "4S 5H",
+    "stock": "2C 3C 3S 6H 8H 8S 9H 10C 10D JC JH QC QH KD KS AC AD AS",
+    "turn": 0,
+    "config": {"players": 4},
+}
+
+
+def test_winning_with_an_attack_card_logs_no_target(page: Page, server_url: str) -> None:
+    from_position(page, server_url, WIN_WITH_AN_ACE)
+    page.locator('.hand .card[data-code="AS"]').click()
+    expect(page.locator("#end-title")).to_have_text("¡Has ganado!")
+    log = page.locator("#log li").first
+    expect(log).to_have_text("Echas el as de picas")
+    expect(page.locator("#log")).not_to_contain_text("NaN")
+
+
+def test_an_attack_on_us_is_for_ti(page: Page, server_url: str) -> None:
+    """«+4 para ti», never «+4 para tú»."""
+    from_position(page, server_url, ATTACKED)
+    expect(page.locator("#log")).to_contain_text("Ana echa el rey de picas: +4 para ti")
+    expect(page.locator("#attack")).to_have_text("¡+4 para ti!")
+
+
+def test_ana_te_pilla(page: Page, server_url: str) -> None:
+    """«Ana te pilla: robas 2», never «Ana pilla a tú»."""
+    from_position(page, server_url, CAUGHT)
+    expect(page.locator("#log")).to_contain_text("Ana te pilla: robas 2")
+    assert len(hand(page)) == 3
+
+
+def test_a_jack_skips_us(page: Page, server_url: str) -> None:
+    """«pierdes el turno», never «Tú pierde el turno»."""
+    from_position(page, server_url, SKIPPED)
+    log = page.locator("#log")
+    expect(log).to_contain_text("Luis echa la jota de corazones: pierdes el turno")
+    expect(log).not_to_contain_text("Tú pierde")
+
+
+def test_the_house_rules_say_when_one_is_on(page: Page, server_url: str) -> None:
+    page.goto(f"{server_url}/onecard")
+    summary = page.locator("details.more summary")
+
+    def says(text: str) -> None:  # what is shown (and read out), not every text node
+        expect(summary).to_have_text(f"Reglas de la casa {text}", use_inner_text=True)
+
+    says("(desactivadas)")
+    summary.click()
+    toggles = page.locator('details.more input[type="checkbox"]')
+    expect(toggles).to_have_count(5)  # the five house rules of the game's options
+    page.locator('input[name="jokers"]').check()
+    says("(activadas)")
+    page.locator('input[name="jokers"]').uncheck()
+    says("(desactivadas)")
+    page.locator('select[name="penalty"]').select_option("4")
+    says("(activadas)")
+    expect(page.locator('select[name="penalty"] option')).to_have_count(5)  # 1–5 cards
+
+
+def test_four_players_on_a_phone(phone: Page, server_url: str, screenshots: Path) -> None:
+    """At 390 px every name and count reads whole, and a face card's big letter stays clear
+    of its corner."""
+    page = phone
+    from_position(page, server_url, FOUR)
+    expect(page.locator(".opp")).to_have_count(3)
+    shot(page, screenshots / "phone-onecard-4p.png")
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.opp-who, .opp-who strong, .opp-count')]
+            .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)"""
+    )
+    assert cut == []
+    for name, count in (("Ana", "6 cartas"), ("Luis", "6 cartas"), ("Marta", "6 cartas")):
+        seat = page.locator(".opp", has_text=name)
+        expect(seat.locator(".opp-count")).to_have_text(count)
+    overlaps = page.evaluate(
+        """() => {
+          const box = (el) => el.getBoundingClientRect();
+          const meet = (a, b) =>
+            a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          return [...document.querySelectorAll('.card.face')].flatMap((card) => {
+            const middle = [...card.querySelectorAll('.center.figure > *')].map(box);
+            const corners = [...card.querySelectorAll('.corner > *')].map(box);
+            return middle.some((m) => corners.some((c) => meet(m, c))) ? [card.dataset.code] : [];
+          });
+        }"""
+    )
+    assert overlaps == []
+    no_horizontal_scroll(page)
+
+
+# in English ---------------------------------------------------------------------------------
+
+# Two players: the king of diamonds attacks Ana, who draws; we call, play the 9♦ and then
+# go out on the 9♣ (Ana draws every time: nothing of hers fits).
+ENGLISH = {
+    "hands": ["KD 9D 9C", "4C 6H 8S"],
+    "discard": "5D",
+    "stock": "10S 10H 2S 3S",
+    "turn": 0,
+}
+
+
+def test_a_game_in_english(page: Page, server_url: str, screenshots: Path) -> None:
+    open_position(page, server_url, "onecard", ENGLISH, "facil")
+    page.goto(page.url + "?lang=en")
+    settle(page)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#turn-label")).to_have_text("Your turn")
+    expect(page.locator("#me-count")).to_have_text("3 cards")
+    expect(page.locator("#why")).to_have_text("You can't draw: you have a card that fits (raised).")
+
+    # a refusal, in English: the server names the card and what would fit
+    before = version(page)
+    page.evaluate("() => window.__tapete.move({type: 'play', card: '9C'})")
+    expect(page.locator("#toast")).to_have_text(
+        "The nine of clubs doesn't fit: play diamonds or a five."
+    )
+    assert version(page) == before
+
+    page.locator('.hand .card[data-code="KD"]').click()
+    settle(page, before)
+    log = page.locator("#log")
+    expect(log).to_contain_text("You play the king of diamonds: +2 for Ana")
+    expect(log).to_contain_text("Ana takes the attack and draws 2")
+    expect(page.locator(".opp-count")).to_have_text("5 cards")
+
+    page.locator("#call").click()
+    expect(log).to_contain_text('You: "One Card!"')
+    before = version(page)
+    page.locator('.hand .card[data-code="9D"]').click()
+    settle(page, before)
+    expect(log).to_contain_text("You play the nine of diamonds")
+    expect(log).to_contain_text("Ana draws 1 card")
+    shot(page, screenshots / "desktop-onecard-english.png")
+
+    page.locator('.hand .card[data-code="9C"]').click()
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("You win!")
+    expect(page.locator("#end-list li")).to_have_text(["1. You: 0 cards", "2. Ana: 6 cards"])
+    expect(page.locator("#again")).to_have_text("New game")
+    expect(page.locator(".end-actions")).to_contain_text("Change options")
+    shot(page, screenshots / "desktop-onecard-english-end.png")

@@ -176,7 +176,8 @@ def test_no_match_message_names_what_fits() -> None:
     """«hay que echar una carta que coincida en palo o número» — el error lo explica."""
     s = pos("6D 8C", "3C", discard="5H")
     e = refused(s, 0, mv("6D"), "no_match")
-    assert "corazones" in str(e) and "cinco" in str(e)
+    words = onecard.SPEC.describe(e, "es")
+    assert "corazones" in words and "cinco" in words
 
 
 def test_seven_names_the_next_suit() -> None:

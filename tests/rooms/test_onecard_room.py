@@ -99,3 +99,18 @@ async def test_after_three_timeouts_a_bot_plays_the_seat(store: Store) -> None:
     assert 0 in seats_moved  # the stand-in played seat 0 without waiting for its clock
     # the player comes back: a move of theirs resets the count and the stand-in stops
     await room.close()
+
+
+async def test_a_refusal_reaches_the_player_in_their_language(store: Store) -> None:
+    """The rules give codes; the room words them for whoever sent the move."""
+    pos = {"hands": ["9C 2D", "5S 3S"], "discard": "4C 5D", "stock": "4S 8H"}
+    room, _ = await open_room(store, pos, Settings(), HUMANS)
+    move = {"type": "play", "card": "9C"}
+    en = await room.submit(G0, 0, move, "en")
+    es = await room.submit(G0, 0, move, "es")
+    assert en is not None and es is not None and en["code"] == es["code"] == "no_match"
+    assert en["message"] == "The nine of clubs doesn't fit: play diamonds or a five."
+    assert es["message"] == "El nueve de tréboles no sirve: hay que echar diamantes o un cinco."
+    late = await room.submit(G1, 0, {"type": "play", "card": "5S"}, "en")
+    assert late is not None and late["message"] == "It's not your turn."
+    await room.close()
