@@ -108,12 +108,12 @@ function renderOpponents() {
       btn.type = "button";
       btn.className = "btn catch";
       btn.dataset.target = seat;
-      btn.textContent = `${_("¡Pillado!")} `;
+      btn.textContent = _("¡Pillado!") + " ";
       const left = document.createElement("span");
       left.className = "countdown";
       left.dataset.clock = `window:${seat}`;
       btn.appendChild(left);
-      btn.setAttribute("aria-label", `${_("¡Pillado!")} ${nameOf(seat)}`);
+      btn.setAttribute("aria-label", _("¡Pillado! {name}", { name: nameOf(seat) }));
       btn.addEventListener("click", () => send({ type: "catch", target: seat }));
       el.appendChild(btn);
     }
