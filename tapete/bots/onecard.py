@@ -249,18 +249,9 @@ class Table:
 
 
 def fits(config: onecard.Config, c: int, top: int, suit: int, attack: int) -> bool:
-    """May ``c`` go on ``top`` (suit to follow ``suit``, ``attack`` pending)? As the engine."""
-    if attack:
-        if c >= 52:
-            return True
-        if top >= 52:
-            return False
-        if config.three_blocks and c % 13 == 1 and c // 13 == suit:
-            return True
-        return c % 13 == top % 13
-    if c >= 52 or suit == ANY or top >= 52:
-        return True
-    return c // 13 == suit or c % 13 == top % 13
+    """May ``c`` go on ``top`` (suit to follow ``suit``, ``attack`` pending)? The engine's
+    own answer (:func:`tapete.games.onecard.fit_row`)."""
+    return bool(onecard.fit_row(top, suit, bool(attack), config.three_blocks)[c])
 
 
 def _play_of(move: JSON) -> tuple[int, int]:
@@ -423,8 +414,7 @@ class Unseen:
 
 
 def _matching(t: Table, top: int, suit: int, attack: int) -> list[bool]:
-    cfg = t.config
-    return [fits(cfg, c, top, suit, attack) for c in range(54)]
+    return [bool(x) for x in onecard.fit_row(top, suit, bool(attack), t.config.three_blocks)]
 
 
 def _urgency(count: int) -> float:

@@ -455,43 +455,88 @@ def _next(state: State, seat: int, steps: int = 1) -> int:
     return (seat + state.direction * steps) % len(state.hands)
 
 
+def fit_mask(top: int, suit: int, attack: bool, blocks: bool = False) -> int:
+    """The cards that may go on ``top`` now, as bits (card ``c`` is bit ``c``): the one
+    answer to "does this card fit" for the engine and its bots.
+
+    ``suit`` is the suit to follow (the top card's, the one a 7 named, or ANY_SUIT after a
+    joker). Under an attack only a card of the same rank passes it on (a joker always);
+    ``blocks``: the 3s of ``suit`` that stop it (house rule), and nothing else.
+
+    >>> bin(fit_mask(card("5D"), 1, False)).count("1")  # 12 more diamonds, 3 fives, 2 jokers
+    18
+    """
+    mask = 0
+    for c in range(54):
+        if c >= 52:
+            ok = not blocks
+        elif blocks:
+            ok = top < 52 and c % 13 == 1 and c // 13 == suit
+        elif attack:
+            ok = top < 52 and c % 13 == top % 13
+        else:
+            ok = suit == ANY_SUIT or top >= 52 or c // 13 == suit or c % 13 == top % 13
+        if ok:
+            mask |= 1 << c
+    return mask
+
+
+def _table(attack: bool, blocks: bool = False) -> tuple[bytes, ...]:
+    """:func:`fit_mask` for every top card and suit to follow, as bytes (``t[top * 5 + suit +
+    1][card]`` is 1 where the card fits): worked out once, looked up by the hot loops."""
+    return tuple(
+        bytes(fit_mask(t, s, attack, blocks) >> c & 1 for c in range(54))
+        for t in range(54)
+        for s in range(-1, 4)
+    )
+
+
+_PLAIN: Final = _table(False)
+_ATTACK: Final = _table(True)
+_BLOCKS: Final = _table(True, True)
+_ATTACK_OR_BLOCK: Final = tuple(
+    bytes(a | b for a, b in zip(x, y, strict=True)) for x, y in zip(_ATTACK, _BLOCKS, strict=True)
+)
+_NONE: Final = bytes(54)
+
+
+def fit_row(top: int, suit: int, attack: bool, three_blocks: bool = False) -> bytes:
+    """For each card (by index), 1 if it may go on ``top`` now: the same answer as
+    :func:`fit_mask`, looked up (the bots ask it in their hot loops).
+
+    >>> fit_row(card("KH"), 0, True)[card("KS")], fit_row(card("KH"), 0, True)[card("5H")]
+    (1, 0)
+    """
+    i = top * 5 + suit + 1
+    if attack:
+        return _ATTACK_OR_BLOCK[i] if three_blocks else _ATTACK[i]
+    return _PLAIN[i]
+
+
+def _fit_tables(state: State) -> tuple[bytes, bytes]:
+    """The cards that fit now, and (under an attack, with the house rule) the 3s that stop
+    it: legal after the others, in the hand's order."""
+    i = state.discard[-1] * 5 + state.suit + 1
+    if state.attack:
+        return _ATTACK[i], _BLOCKS[i] if state.config.three_blocks else _NONE
+    return _PLAIN[i], _NONE
+
+
 def _fits(state: State, c: int) -> bool:
     """May ``c`` go on the discard now?"""
-    cfg = state.config
-    if state.attack:
-        if c >= 52:
-            return True
-        top = state.discard[-1]
-        r = c % 13 + 2
-        if r == 3 and cfg.three_blocks:  # a 3 of the attacking card's suit stops it
-            return c // 13 == state.suit
-        return top < 52 and r == top % 13 + 2
-    if c >= 52 or state.suit == ANY_SUIT:
-        return True
-    top = state.discard[-1]
-    return c // 13 == state.suit or (top < 52 and c % 13 == top % 13)
+    fits, blocks = _fit_tables(state)
+    return bool(fits[c] or blocks[c])
 
 
 def playable(state: State, seat: int) -> list[int]:
-    """The cards of ``seat``'s hand that may be played now, in the hand's order (the same
-    test as :func:`_fits`, inlined: this is the engine's hot loop); on its turn, ``seat``
-    may draw only if there are none."""
+    """The cards of ``seat``'s hand that may be played now, in the hand's order (a 3 that
+    stops an attack after the rest); on its turn, ``seat`` may draw only if there are
+    none."""
     hand = state.hands[seat]
-    top = state.discard[-1]
-    if state.attack:
-        cfg = state.config
-        if top >= 52:
-            out = [c for c in hand if c >= 52]
-        else:
-            tr = top % 13
-            out = [c for c in hand if c >= 52 or (c % 13 == tr)]
-            if cfg.three_blocks:
-                out += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == state.suit]
-    elif state.suit == ANY_SUIT or top >= 52:
-        out = list(hand)
-    else:
-        suit, tr = state.suit, top % 13
-        out = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
+    fits, blocks = _fit_tables(state)
+    out = [c for c in hand if fits[c]]
+    if blocks is not _NONE:
+        out += [c for c in hand if blocks[c]]
     if len(hand) == 1 and out and state.config.no_special_finish and state.config.special(out[0]):
         return []
     return out
@@ -522,28 +567,12 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
     exposed = state.exposed
     if seat == state.turn:
-        # ``playable(state, seat)``, inlined: this is the engine's hot loop
-        top = state.discard[-1]
-        if state.attack:
-            if top >= 52:
-                fitting = [c for c in hand if c >= 52]
-            else:
-                tr = top % 13
-                fitting = [c for c in hand if c >= 52 or (c % 13 == tr)]
-                if state.config.three_blocks:
-                    suit = state.suit
-                    fitting += [c for c in hand if c < 52 and c % 13 == 1 and c // 13 == suit]
-        elif state.suit == ANY_SUIT or top >= 52:
-            fitting = list(hand)
-        else:
-            suit, tr = state.suit, top % 13
-            fitting = [c for c in hand if c >= 52 or c // 13 == suit or c % 13 == tr]
-        if (
-            len(hand) == 1
-            and fitting
-            and state.config.no_special_finish
-            and state.config.special(fitting[0])
-        ):
+        fits, blocks = _fit_tables(state)  # playable(), inlined: the engine's hot loop
+        fitting = [c for c in hand if fits[c]]
+        if blocks is not _NONE:
+            fitting += [c for c in hand if blocks[c]]
+        cfg = state.config
+        if len(hand) == 1 and fitting and cfg.no_special_finish and cfg.special(fitting[0]):
             fitting = []
         if fitting:
             fitting.sort()
@@ -596,29 +625,11 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     except ValueError:
         raise IllegalMove("not_in_hand", card=code(move.card)) from None
     c = hand[at]  # the hand's own int (the move's is a Card)
-    # ``fits``: ``c in playable(state, seat)``, inlined (this is the engine's hot path)
-    top = state.discard[-1]
-    if state.attack:
-        if top >= 52:
-            fits = c >= 52
-        else:
-            fits = (
-                c >= 52
-                or c % 13 == top % 13
-                or (cfg.three_blocks and c % 13 == 1 and c // 13 == state.suit)
-            )
-    elif state.suit == ANY_SUIT or top >= 52 or c >= 52:
-        fits = True
-    else:
-        fits = c // 13 == state.suit or c % 13 == top % 13
-    if len(hand) == 1 and cfg.no_special_finish:
-        special = cfg.special(c)
-        if not (fits and not special) and not _fits(state, c):
-            raise _no_fit(state, c)
-        if special:
-            raise IllegalMove("special_finish")
-    elif not fits:
+    fits, blocks = _fit_tables(state)  # _fits(), inlined: the engine's hot path
+    if not (fits[c] or blocks[c]):
         raise _no_fit(state, c)
+    if len(hand) == 1 and cfg.no_special_finish and cfg.special(c):
+        raise IllegalMove("special_finish")
     r = 0 if c >= 52 else c % 13 + 2  # rank_of(c)
     if r == 7 and not 0 <= move.suit < 4:
         raise IllegalMove("seven_needs_suit")
