@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args
+from typing import Any, Generic, Protocol, TypeVar, get_args
 
 import msgspec
 
@@ -139,7 +139,15 @@ class Codec(Generic[T]):
         """Each tag's struct: a value is read as its own struct (msgspec keeps what it knows
         of a struct type between calls, not of a union, which costs microseconds to rebuild)."""
         self.tags = frozenset(self._by_tag)
+        self._bare: dict[str, Any] = {
+            tag: m() for tag, m in self._by_tag.items() if not m.__struct_fields__
+        }
+        """The moves that are only their type (draw, pass…): one value each, read at once."""
         self._decoder = msgspec.json.Decoder(tp, dec_hook=_dec_hook)
+        self._memo: dict[Any, JSON] | None = (
+            {} if isinstance(tp, type) and issubclass(tp, Options) else None
+        )
+        """Options are frozen and few: their JSON is written once (every view carries it)."""
 
     def decode(self, data: Any) -> T:
         tp = self.type
@@ -148,6 +156,11 @@ class Codec(Generic[T]):
                 raise IllegalMove(self.error, field="type")
             if data["type"] not in self.tags:
                 raise IllegalMove("unknown_move")
+            bare = self._bare.get(data["type"])
+            if bare is not None and len(data) == 1:
+                if self.check is not None:
+                    self.check(bare)
+                return bare  # type: ignore[no-any-return]
             tp = self._by_tag[data["type"]]
         try:
             value: T = msgspec.convert(data, tp, dec_hook=_dec_hook)
@@ -176,28 +189,21 @@ class Codec(Generic[T]):
         return IllegalMove(self.error, field=_path(exc))
 
     def encode(self, value: Any) -> JSON:
+        memo = self._memo
+        if memo is not None:
+            known = memo.get(value)
+            if known is None:
+                if len(memo) > 4096:  # (never grow without bound)
+                    memo.clear()
+                known = memo[value] = _builtins(value)
+            return dict(known)
         out = _builtins(value)
         assert isinstance(out, dict)
         return out
 
 
-class HandCodec(Codec[T]):
-    """A codec from a game's own functions (for a game not yet on derived codecs)."""
-
-    def __init__(self, decode: Callable[[Any], T], encode: Callable[[T], JSON]) -> None:
-        self.type = None
-        self.error = "bad_move"
-        self.check = None
-        self._by_tag = {}
-        self.tags = frozenset()
-        self._decode = decode
-        self._encode = encode
-
-    def decode(self, data: Any) -> T:
-        return self._decode(data)
-
-    def encode(self, value: Any) -> JSON:
-        return self._encode(value)
+_MOVE_JSON: dict[Any, JSON] = {}
+"""Moves are frozen values, most of them the same few again and again: each is written once."""
 
 
 class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -209,28 +215,20 @@ class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
     """
 
     def to_json(self) -> JSON:
-        out = _builtins(self)
-        assert isinstance(out, dict)
-        return out
+        known = _MOVE_JSON.get(self)
+        if known is None:
+            known = _builtins(self)
+            assert isinstance(known, dict)
+            if len(_MOVE_JSON) > 65_536:  # (never grow without bound)
+                _MOVE_JSON.clear()
+            _MOVE_JSON[self] = known
+        return dict(known)
 
     def __str__(self) -> str:
         return str(self.__struct_config__.tag)
 
     def __repr__(self) -> str:
         return f"move({self.to_json()!r})"
-
-
-@dataclass(frozen=True, slots=True)
-class BareMove:
-    """A hand-coded move that is nothing but its type (for a game not yet on :class:`Move`)."""
-
-    TYPE: ClassVar[str] = ""
-
-    def to_json(self) -> JSON:
-        return {"type": self.TYPE}
-
-    def __str__(self) -> str:
-        return self.TYPE
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
