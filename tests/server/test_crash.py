@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -175,3 +176,75 @@ def test_a_computer_move_pending_at_the_crash_is_played_on_restart(server: Serve
     assert state["version"] == 2
     assert state["view"]["legal"] == [{"type": "turn"}]
     http.close()
+
+
+def guest(server: Server) -> tuple[httpx.Client, dict[str, str]]:
+    http = httpx.Client(base_url=server.url)
+    http.get("/")
+    return http, {"Cookie": f"tapete_guest={http.cookies['tapete_guest']}"}
+
+
+def recv_type(ws: Any, kind: str) -> dict[str, Any]:
+    for _ in range(30):
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind}")
+
+
+def test_a_private_room_of_three_survives_a_sigkill_mid_game(server: Server) -> None:
+    """Three friends in a One Card room; the server dies; each comes back to the same view,
+    the room and its code still there, and the game goes on."""
+    players = [guest(server) for _ in range(3)]
+    host_http, host_headers = players[0]
+    code = host_http.post(
+        "/api/salas", json={"game": "onecard", "options": {"config": {"players": 3}}}
+    ).json()["code"]
+    for i, (http, _) in enumerate(players[1:], 1):
+        r = http.post(f"/api/salas/{code}/unirse", json={"name": f"Amigo {i}"})
+        assert r.status_code == 200 and r.json()["seat"] == i
+    ws_url = server.url.replace("http", "ws") + "/ws"
+    with connect(ws_url, additional_headers=host_headers) as ws:
+        ws.send(json.dumps({"type": "enter", "room": code}))
+        state = recv_type(ws, "lobby")
+        ws.send(json.dumps({"type": "lobby", "action": "start", "version": state["version"]}))
+        game_id = recv_type(ws, "lobby")["game_id"]
+    assert game_id
+
+    # play a few turns, each player moving when it is theirs
+    views: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(connect(ws_url, additional_headers=h)) for _, h in players]
+        for ws in socks:
+            ws.send(json.dumps({"type": "join", "game": game_id}))
+            views.append(recv_type(ws, "joined")["view"])
+        version = 0
+        for _ in range(6):
+            turn = views[0]["turn"]
+            move = views[turn]["legal"][0]
+            socks[turn].send(json.dumps({"type": "move", "version": version, "move": move}))
+            for i, ws in enumerate(socks):
+                update = recv_type(ws, "update")
+                views[i], version = update["view"], update["version"]
+
+    server.kill()  # SIGKILL mid-game
+    server.start()
+
+    with contextlib.ExitStack() as stack:
+        again = [stack.enter_context(connect(ws_url, additional_headers=h)) for _, h in players]
+        for i, ws in enumerate(again):
+            ws.send(json.dumps({"type": "join", "game": game_id, "version": version}))
+            joined = recv_type(ws, "joined")
+            assert joined["seat"] == i and joined["version"] == version
+            assert joined["view"] == views[i]  # exactly where they were
+        # the room is there too, by its code, with the same seats
+        again[0].send(json.dumps({"type": "enter", "room": code}))
+        room = recv_type(again[0], "lobby")
+        assert room["game_id"] == game_id
+        assert [s["name"] for s in room["seats"]][1:] == ["Amigo 1", "Amigo 2"]
+        turn = views[0]["turn"]
+        move = views[turn]["legal"][0]
+        again[turn].send(json.dumps({"type": "move", "version": version, "move": move}))
+        assert recv_type(again[(turn + 1) % 3], "update")["version"] == version + 1
+    for http, _ in players:
+        http.close()
