@@ -136,8 +136,13 @@ export class Table {
     }
     const status = $("rematch-status");
     if (status) {
-      const names = lobby.rematch.map((s) => lobby.seats[s]?.name).filter(Boolean);
-      status.textContent = names.length ? _("Quieren la revancha: {names}", { names: names.join(", ") }) : "";
+      const others = lobby.rematch.filter((s) => s !== lobby.you);
+      const names = others.map((s) => lobby.seats[s]?.name).filter(Boolean).join(", ");
+      if (lobby.you !== null && lobby.rematch.includes(lobby.you)) {
+        status.textContent = _("Esperando a los demás…");
+      } else {
+        status.textContent = names ? _("Quieren la revancha: {names}", { names }) : "";
+      }
       status.hidden = !status.textContent;
     }
   }
