@@ -15,7 +15,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
@@ -44,8 +44,24 @@ MESSAGES = {
     "not_over": N_("La partida aún no ha terminado."),
     "no_rooms": N_("Este juego aún no se puede jugar en una sala con amigos."),
     "no_bots": N_("Este juego no tiene bots."),
+    "too_fast": N_("Un momento: demasiados mensajes seguidos."),
 }
 """The refusals of private rooms, in words."""
+
+
+REACTIONS: Final = {
+    "bien": N_("¡Bien jugado!"),
+    "uy": N_("¡Uy!"),
+    "momento": N_("Un momento"),
+    "suerte": N_("¡Suerte!"),
+    "gracias": N_("¡Gracias!"),
+    "risa": "😄",
+    "sorpresa": "😮",
+    "aplauso": "👏",
+}
+"""The phrases and emoji a player may send the table (no free text: children play here)."""
+REACTION_LIMIT: Final = (3, 10.0)
+"""At most this many reactions per player in this many seconds."""
 
 
 def lobby_error(code: str, lang: str, **params: Any) -> Message:
@@ -103,6 +119,8 @@ class Lobby:
         """The guests who asked for a rematch of the game that ended."""
         self.game_over: Callable[[], bool] | None = None
         """Set by the manager: whether the room's current game has ended."""
+        self._reactions: dict[str, list[float]] = {}
+        """By guest, when they last reacted (loop time), for the throttle."""
         self.left: Callable[[str], None] | None = None
         """Set by the manager: a player left in the middle of a game (a bot takes over)."""
 
@@ -233,12 +251,14 @@ class Lobby:
         if act.guest is None:
             return lobby_error("not_in_room", lang)
         version = a.get("version")
-        if kind not in ("take", "rematch") and (
+        if kind not in ("take", "rematch", "react") and (
             type(version) is not int or version != self.version
         ):
             err = error("stale_version", lang, got=version, current=self.version)
             err["lobby"] = self.state(act.guest)
             return err
+        if kind == "react":  # not a change of the room: nothing stored, no version
+            return self._react(act.guest, a.get("key"), lang)
         handler = getattr(self, f"_do_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             return error("unknown_type", lang, type=str(kind)[:40])
@@ -364,6 +384,27 @@ class Lobby:
             shift = self.record.games % len(taken)  # the next player starts
             await self._start_game(taken[shift:] + taken[:shift])
         return True
+
+    def _react(self, guest: str, key: object, lang: str) -> Message | None:
+        """A seat's reaction, shown to everyone in the room for a moment (throttled)."""
+        seat = self.seat_of(guest)
+        if seat is None:
+            return lobby_error("not_in_room", lang)
+        if not isinstance(key, str) or key not in REACTIONS:
+            return lobby_error("bad_message", lang, detail="key")
+        now = asyncio.get_running_loop().time()
+        count, window = REACTION_LIMIT
+        recent = [t for t in self._reactions.get(guest, []) if now - t < window]
+        if len(recent) >= count:
+            return lobby_error("too_fast", lang)
+        self._reactions[guest] = [*recent, now]
+        message = {"type": "reaction", "seat": seat, "key": key}
+        for conn, m in list(self.members.items()):
+            try:
+                m.send(message)
+            except Exception:
+                self.members.pop(conn, None)
+        return None
 
     # helpers
 

@@ -12,7 +12,7 @@ from tapete.i18n import SHARED, js_strings, text
 from tapete.i18n.errors import describe
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Room
-from tapete.rooms.lobby import Lobby
+from tapete.rooms.lobby import REACTIONS, Lobby
 from tapete.server import forms
 from tapete.server.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
@@ -149,6 +149,7 @@ class Pages:
             ),
             strings=js_strings(lang, found.key),
             lobby=lobby.state(guest_of(request)) if lobby is not None else None,
+            reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
         )
 
     def setup_error(self, request: Request, found: Entry, words: str) -> Response:

@@ -82,6 +82,10 @@ def test_two_friends_play_la_guerra_through_a_code(
     expect(phone.locator("#turn")).to_be_visible()
     expect(phone.locator("#duel-label")).to_contain_text("Duelo 2")
 
+    # a reaction: Luis says «¡Bien jugado!», the host sees it by his name
+    phone.get_by_role("button", name="¡Bien jugado!").click()
+    expect(host.locator("#presence")).to_contain_text("¡Bien jugado!")
+
     # someone watches: the players see it; the watcher sees no button to play
     watcher.goto(f"{server_url}/sala/{code}")
     expect(watcher.locator("#seats, #seats .seat").first).to_be_visible()

@@ -242,3 +242,24 @@ def test_names_are_cleaned() -> None:
     assert clean_name("A\u0000na\n") == "Ana"
     assert clean_name("x" * 40) == "x" * 24
     assert clean_name("   ") is None and clean_name(7) is None
+
+
+async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("onecard", {"config": {"players": 2}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    inbox: list[dict[str, Any]] = []
+    lobby.enter(HOST, inbox.append, "es")
+    assert await lobby.act(ANA, {"action": "react", "key": "bien"}) is None
+    assert {"type": "reaction", "seat": 1, "key": "bien"} in inbox
+    free_text = await lobby.act(ANA, {"action": "react", "key": "hola a todos"})
+    assert free_text is not None and free_text["code"] == "bad_message"
+    stranger = await lobby.act(EVE, {"action": "react", "key": "uy"})
+    assert stranger is not None and stranger["code"] == "not_in_room"
+    await lobby.act(ANA, {"action": "react", "key": "uy"})
+    await lobby.act(ANA, {"action": "react", "key": "risa"})
+    too_fast = await lobby.act(ANA, {"action": "react", "key": "aplauso"})
+    assert too_fast is not None and too_fast["code"] == "too_fast"
+    assert sum(1 for m in inbox if m["type"] == "reaction") == 3
+    assert lobby.version == 1  # reactions change nothing in the room
+    await rooms.close()

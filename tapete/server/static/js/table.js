@@ -33,6 +33,10 @@ export class Table {
       offline: () => this.offline(),
       open: () => { if (this.room) this.sock.send({ type: "enter", room: this.room }); },
     });
+    this.said = new Map(); // seat → [text, until] of the last reaction it sent
+    for (const b of document.querySelectorAll("[data-react]")) {
+      b.addEventListener("click", () => this.send({ type: "lobby", action: "react", key: b.dataset.react }));
+    }
     const again = $("again");
     if (again && again.dataset.rematch !== undefined) {
       again.addEventListener("click", () => this.rematch());
@@ -63,6 +67,7 @@ export class Table {
     this.connEl.hidden = true;
     if (msg.type === "lobby") { this.lobbyChanged(msg); return; }
     if (msg.type === "presence") { this.presenceChanged(msg); return; }
+    if (msg.type === "reaction") { this.reacted(msg); return; }
     if (msg.type === "joined" && msg.presence) this.presenceChanged(msg.presence);
     if (this.game.message && this.game.message(msg)) return;
     let animate = true;
@@ -147,6 +152,13 @@ export class Table {
     }
   }
 
+  reacted(msg) {
+    const button = document.querySelector(`[data-react="${msg.key}"]`);
+    const words = button ? button.textContent : msg.key;
+    this.said.set(msg.seat, [words, performance.now() + 4000]);
+    this.updatePresence(); // the presence line is polite live: a screen reader says it too
+  }
+
   presenceChanged(presence) {
     this.presence = { ...presence, at: performance.now() };
     this.updatePresence();
@@ -168,6 +180,13 @@ export class Table {
         li.textContent = _("{name}: reconectando… {n} s", { name, n: left });
       } else {
         li.textContent = name;
+      }
+      const said = this.said.get(p.seat);
+      if (said && said[1] > performance.now()) {
+        const bubble = document.createElement("span");
+        bubble.className = "said";
+        bubble.textContent = said[0];
+        li.append(" ", bubble);
       }
       return li;
     }));
