@@ -114,3 +114,65 @@ def test_a_wrong_code_says_so_and_offers_the_form(phone: Page, server_url: str) 
     phone.get_by_role("button", name="Unirse").click()
     expect(phone.get_by_role("alert")).to_contain_text("No hay ninguna sala abierta con ese código")
     expect(phone.get_by_label("Código de seis cifras")).to_be_visible()
+
+
+def my_turn(page: Page) -> bool:
+    return bool(
+        page.evaluate(
+            """() => { const t = window.__tapete; const v = t && t.view;
+              return !!v && !v.result && v.turn === v.seat && !t.waiting; }"""
+        )
+    )
+
+
+def over(page: Page) -> bool:
+    return bool(page.evaluate("() => !!(window.__tapete.view && window.__tapete.view.result)"))
+
+
+def play_one(page: Page) -> None:
+    """Our turn at One Card: the first card that fits (a 7 names its own suit), or draw."""
+    before = int(page.evaluate("() => window.__tapete.version"))
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        card = playable.first
+        code = str(card.get_attribute("data-code"))
+        card.click()
+        if code.startswith("7"):
+            page.locator(f'#suits [data-suit="{code[-1]}"]').click()
+    else:
+        page.locator("#draw").click()
+    page.wait_for_function("v0 => window.__tapete.version > v0", arg=before)
+
+
+def test_two_friends_play_one_card_to_the_end(
+    host: Page, phone: Page, server_url: str, screenshots: Path
+) -> None:
+    host.goto(f"{server_url}/onecard")
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    code = host.url.rsplit("/", 1)[1]
+    phone.goto(f"{server_url}/sala/{code}")  # by the link
+    phone.get_by_label("Tu nombre").fill("Marta")
+    phone.get_by_role("button", name="Sentarme").click()
+    expect(host.locator("#start")).to_be_enabled()
+    host.locator("#start").click()
+    expect(host.locator(".hand .card")).to_have_count(7)
+    expect(phone.locator(".hand .card")).to_have_count(7)
+    # each sees its own hand only: no card of one hand in the other
+    mine = set(host.locator(".hand .card").evaluate_all("e => e.map(x => x.dataset.code)"))
+    hers = set(phone.locator(".hand .card").evaluate_all("e => e.map(x => x.dataset.code)"))
+    assert mine and hers and not mine & hers
+    shot(phone, screenshots / "room-onecard-phone.png")
+    for _ in range(600):
+        if over(host) and over(phone):
+            break
+        for page in (host, phone):
+            if my_turn(page):
+                play_one(page)
+                break
+        else:
+            host.wait_for_timeout(50)  # a window closing, or the update on its way
+    expect(host.locator("#end")).to_be_visible()
+    expect(phone.locator("#end")).to_be_visible()
+    expect(host.get_by_role("button", name="Revancha")).to_be_visible()
+    shot(host, screenshots / "room-onecard-end.png")
