@@ -217,7 +217,7 @@ def test_autoplay_to_the_end_and_new_game(page: Page, server_url: str, screensho
     end = page.locator("#end")
     expect(page.locator("#end-title")).to_have_text(re.compile(r"^(¡Has ganado!|Gana .+|Empate)$"))
     expect(page.locator("#end-reason")).not_to_be_empty()
-    expect(page.locator("#end-stats")).to_have_text(re.compile(r"^\d+ duelos · \d+ guerras$"))
+    expect(page.locator("#end-stats")).to_have_text(re.compile(r"^\d+ duelos? · \d+ guerras?$"))
     expect(page.locator("#end-list li")).to_have_count(2)
     again = end.get_by_role("button", name="Nueva partida")
     expect(again).to_be_visible()
