@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -51,9 +51,13 @@ def _literal_order(tp: Any, name: str) -> tuple[Any, ...]:
     return tuple(typing.get_args(hint)) if typing.get_origin(hint) is typing.Literal else ()
 
 
-def fields(spec: GameSpec[Any, Any, Any]) -> list[Field]:
-    """The game's options, in declaration order."""
-    return _fields(spec.config.type)
+def fields(spec: GameSpec[Any, Any, Any], values: Mapping[str, Any] | None = None) -> list[Field]:
+    """The game's options, in declaration order; with ``values`` (options JSON), each
+    option's default is its value there (a setup page that changes a room's options)."""
+    found = _fields(spec.config.type)
+    if not values:
+        return found
+    return [replace(f, default=values.get(f.name, f.default)) for f in found]
 
 
 @cache

@@ -18,7 +18,7 @@ from tapete.server.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
 
 
-def game_info(found: Entry, lang: str) -> dict[str, Any]:
+def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
     """What a page shows of a game, in ``lang`` (from the game's own catalog)."""
     spec = found.game
 
@@ -37,7 +37,7 @@ def game_info(found: Entry, lang: str) -> dict[str, Any]:
         "online": spec.online is not None,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
-        "fields": forms.fields(spec),
+        "fields": forms.fields(spec, values),
     }
 
 
@@ -75,18 +75,34 @@ class Pages:
         found = playable(request.path_params["kind"])
         if found is None:
             return self.not_found(request)
+        code = request.query_params.get("sala")
+        if code is not None:  # the host changes a private room's options on this page
+            lobby = await self.hall.rooms.lobby(code)
+            if lobby is None or lobby.entry is not found or not lobby.is_host(guest_of(request)):
+                return self.not_found(request)
+            return self._setup(
+                request, found, room_code=lobby.code, values=lobby.record.options["config"]
+            )
         resume = await self.hall.active_game(guest_of(request), lang_of(request), found.key)
         return self._setup(request, found, resume=resume)
 
-    def _setup(self, request: Request, found: Entry, status: int = 200, **ctx: Any) -> Response:
+    def _setup(
+        self,
+        request: Request,
+        found: Entry,
+        status: int = 200,
+        values: dict[str, Any] | None = None,
+        **ctx: Any,
+    ) -> Response:
         ctx.setdefault("resume", None)
         ctx.setdefault("error", None)
+        ctx.setdefault("room_code", None)
         return self.render(
             request,
             f"{found.key}_setup.html",
             found.key,
             status,
-            game=game_info(found, lang_of(request)),
+            game=game_info(found, lang_of(request), values),
             **ctx,
         )
 

@@ -199,6 +199,23 @@ class RoomPages:
             return self.pages.setup_error(request, found, found.game.describe(exc, lang))
         return RedirectResponse(f"/sala/{lobby.code}", status_code=303)
 
+    async def set_options(self, request: Request) -> Response:
+        """The host saves the room's options from the game's setup page (``?sala=``)."""
+        lobby = await self.hall.rooms.lobby(request.path_params["code"])
+        guest = guest_of(request)
+        if lobby is None or not lobby.is_host(guest):
+            return self.pages.not_found(request)
+        form = await request.form()
+        options = {"config": forms.read(lobby.spec, form), "clock": lobby.record.options["clock"]}
+        reply = await lobby.act(
+            guest,
+            {"action": "options", "version": lobby.version, "options": options},
+            lang_of(request),
+        )
+        if reply is not None:
+            return self.pages.setup_error(request, lobby.entry, str(reply["message"]))
+        return RedirectResponse(f"/sala/{lobby.code}", status_code=303)
+
     async def by_code(self, request: Request) -> Response:
         """The hall's «Unirse con código» form: to the room, or back with the reason."""
         code = "".join(ch for ch in str(request.query_params.get("codigo", "")) if ch.isdigit())

@@ -201,3 +201,25 @@ def test_a_room_survives_a_restart(db_url: str) -> None:
         again.cookies.set("tapete_guest", str(cookie))
         page = again.get(f"/sala/{code}")
         assert page.status_code == 200 and f'data-room="{code}"' in page.text
+
+
+def test_the_host_changes_every_option_on_the_games_own_page(
+    client: TestClient, friend: TestClient
+) -> None:
+    code = make_room(client, "onecard", config={"players": 2})["code"]
+    page = client.get("/onecard", params={"sala": code})
+    assert page.status_code == 200 and f'formaction="/sala/{code}/opciones"' in page.text
+    assert friend.get("/onecard", params={"sala": code}).status_code == 404  # not the host
+    form = {"players": "4", "jokers": "1", "penalty": "3"}
+    assert friend.post(f"/sala/{code}/opciones", data=form).status_code == 404
+    r = client.post(f"/sala/{code}/opciones", data=form, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/sala/{code}"
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "enter", "room": code})
+        state = ws.receive_json()
+    config = state["options"]["config"]
+    assert config["players"] == 4 and config["jokers"] is True and config["penalty"] == 3
+    assert len(state["seats"]) == 4 and state["options"]["clock"] == 30.0
+    again = client.get("/onecard", params={"sala": code})  # the page shows what is chosen
+    assert re.search(r'name="jokers" value="1" checked', again.text)
+    assert re.search(r'name="players" value="4" checked', again.text)
