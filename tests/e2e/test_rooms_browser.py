@@ -103,8 +103,14 @@ def test_two_friends_play_la_guerra_through_a_code(
     expect(host.locator("#rematch-status")).to_have_text("Esperando a los demás…")
     expect(phone.locator("#rematch-status")).to_have_text("Quieren la revancha: Anfitrión")
     phone.get_by_role("button", name="Revancha").click()
-    expect(host.locator("#duel-label")).to_contain_text("Duelo 1", timeout=15_000)
-    assert game_of(host) != game and game_of(phone) == game_of(host)
+    changed = (
+        "g => { const el = document.querySelector('[data-game]');"
+        " return !!el && el.dataset.game !== g; }"
+    )
+    for page in (host, phone):  # both pages reload into the next game
+        page.wait_for_function(changed, arg=game, timeout=15_000)
+    expect(host.locator("#duel-label")).to_have_text(re.compile(r"^Duelo 1 de"))
+    assert game_of(phone) == game_of(host) != game
     shot(host, screenshots / "room-rematch-host.png")
 
 
