@@ -77,10 +77,14 @@ def test_two_friends_play_la_guerra_through_a_code(
     # both turn a card; then Luis reloads and is back in his seat
     host.locator("#turn").click()
     phone.locator("#turn").click()
-    expect(host.locator("#duel-label")).to_contain_text("Duelo 2")
+    for page in (host, phone):  # both cards turned (a tie would be a war: still fine)
+        page.wait_for_function("() => window.__tapete.version >= 2")
+    label = host.locator("#duel-label").inner_text()
+    seen = int(host.evaluate("() => window.__tapete.version"))
     phone.reload()
     expect(phone.locator("#turn")).to_be_visible()
-    expect(phone.locator("#duel-label")).to_contain_text("Duelo 2")
+    phone.wait_for_function("v => window.__tapete.version === v", arg=seen)
+    expect(phone.locator("#duel-label")).to_have_text(label)
 
     # a reaction: Luis says «¡Bien jugado!», the host sees it by his name
     phone.get_by_role("button", name="¡Bien jugado!").click()
