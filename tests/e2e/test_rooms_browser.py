@@ -186,3 +186,46 @@ def test_two_friends_play_one_card_to_the_end(
     expect(phone.locator("#end")).to_be_visible()
     expect(host.get_by_role("button", name="Revancha")).to_be_visible()
     shot(host, screenshots / "room-onecard-end.png")
+
+
+def test_four_friends_one_drops_and_comes_back(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
+    contexts = [
+        browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True)
+        for _ in range(4)
+    ]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for p in pages:
+            p.set_default_timeout(TIMEOUT)
+        host, *friends = pages
+        host.goto(f"{server_url}/onecard")
+        host.locator('input[name="players"][value="4"]').check()
+        host.get_by_role("button", name="Jugar con amigos").click()
+        expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+        link = host.url
+        for name, page in zip(("Ana", "Luis", "Marta"), friends, strict=True):
+            page.goto(link)
+            page.get_by_label("Tu nombre").fill(name)
+            page.get_by_role("button", name="Sentarme").click()
+            expect(page.locator("#seats li.you")).to_contain_text(name)
+        expect(host.locator("#start")).to_be_enabled()
+        host.locator("#start").click()
+        for page in pages:
+            expect(page.locator(".hand .card")).to_have_count(7)
+        # Marta's phone drops: the others see her reconnecting, with the grace left
+        marta = friends[2]
+        marta.close()
+        expect(host.locator("#presence")).to_contain_text("Marta: reconectando…")
+        shot(host, screenshots / "room-four-reconnecting.png")
+        # she comes back on the same phone (the same cookie): her seat, her hand
+        again = contexts[3].new_page()
+        again.goto(link)
+        expect(again.locator(".hand .card")).to_have_count(7)
+        expect(again.locator("#me-name")).to_have_text("Tú")
+        expect(host.locator("#presence")).not_to_contain_text("reconectando")
+        no_horizontal_scroll(again, PHONE["width"])
+    finally:
+        for c in contexts:
+            c.close()

@@ -168,7 +168,10 @@ export class Table {
     const list = $("presence");
     if (!list || !this.presence) return;
     const elapsed = performance.now() - this.presence.at;
-    list.replaceChildren(...this.presence.seats.map((p) => {
+    // only what needs a look: someone away, a bot standing in, something just said
+    const now = performance.now();
+    const worth = this.presence.seats.filter((p) => p.bot || !p.connected || (this.said.get(p.seat)?.[1] ?? 0) > now);
+    list.replaceChildren(...worth.map((p) => {
       const li = document.createElement("li");
       const name = this.nameOf(p.seat);
       if (p.bot) {
