@@ -36,6 +36,7 @@ COMMON: Final = {
     "spectator": N_("Estás mirando: no tienes asiento en esta partida."),
     "busy": N_("La sala está ocupada; inténtalo de nuevo."),
     "no_hints": N_("Este juego no da pistas."),
+    "no_hints_online": N_("En una partida con amigos no hay pistas."),
 }
 """The codes every game and the socket share → Spanish message ids."""
 FALLBACK: Final = N_("Ese movimiento no está permitido.")

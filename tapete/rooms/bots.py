@@ -252,6 +252,8 @@ class BotDriver:
         bots = room.entry.bots
         if bots is None or bots.hint is None:
             return error("unknown_type", lang, type="hint")
+        if room.online:  # the expert's play would be an unfair help among friends
+            return error("no_hints_online", lang)
         if seat not in room.game.actors(room.state):
             return error("not_your_turn", lang)
         view = room.game.view(room.state, seat)

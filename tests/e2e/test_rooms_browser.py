@@ -229,3 +229,45 @@ def test_four_friends_one_drops_and_comes_back(
     finally:
         for c in contexts:
             c.close()
+
+
+def test_two_friends_at_rummy_drag_tiles_and_drafts_stay_private(
+    host: Page, phone: Page, server_url: str, screenshots: Path
+) -> None:
+    host.goto(f"{server_url}/rummy")
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    phone.goto(host.url)
+    phone.get_by_label("Tu nombre").fill("Lucas")
+    phone.get_by_role("button", name="Sentarme").click()
+    expect(host.locator("#start")).to_be_enabled()
+    host.locator("#start").click()
+    for page in (host, phone):
+        expect(page.locator("#rack .tile")).to_have_count(14)
+    mover, other = (
+        (host, phone) if host.locator("#turn-label").inner_text() == "Te toca" else (phone, host)
+    )
+    expect(mover.locator("#turn-label")).to_have_text("Te toca")
+    expect(mover.locator("#hint")).to_be_hidden()  # no hints among friends
+    # a tile dragged to the table: the mover's draft, checked live, never shown to the other
+    tile = mover.locator("#rack .tile").first
+    a, b = tile.bounding_box(), mover.locator("#sets .new-set").bounding_box()
+    assert a is not None and b is not None
+    mover.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    mover.mouse.down()
+    mover.mouse.move(a["x"] + 20, a["y"] - 20, steps=3)
+    mover.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    mover.mouse.up()
+    expect(mover.locator("#sets .set .tile")).to_have_count(1)
+    expect(mover.locator("#rack .tile")).to_have_count(13)
+    expect(other.locator("#sets .set .tile")).to_have_count(0)
+    shot(mover, screenshots / "room-rummy-draft.png")
+    # undo, then draw: the turn passes, and the other sees one more tile in the mover's count
+    mover.locator("#undo").click()
+    expect(mover.locator("#rack .tile")).to_have_count(14)
+    mover.locator("#draw").click()
+    expect(other.locator("#turn-label")).to_have_text("Te toca")
+    expect(mover.locator("#rack .tile")).to_have_count(15)
+    other.locator("#draw").click()
+    expect(mover.locator("#turn-label")).to_have_text("Te toca")
+    expect(other.locator("#rack .tile")).to_have_count(15)

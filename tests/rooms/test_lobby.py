@@ -263,3 +263,17 @@ async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -
     assert sum(1 for m in inbox if m["type"] == "reaction") == 3
     assert lobby.version == 1  # reactions change nothing in the room
     await rooms.close()
+
+
+async def test_no_hints_in_a_game_among_friends(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("rummy", {"config": {"players": 2}}, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    turn = room.state.turn
+    reply = await room.hint([HOST, ANA][turn])
+    assert reply["type"] == "error" and reply["code"] == "no_hints_online"
+    await rooms.close()

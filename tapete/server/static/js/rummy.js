@@ -341,7 +341,7 @@ function renderActions() {
   const canPass = legal.some((m) => m.type === "pass");
   drawBtn.textContent = canPass ? _("Pasar") : _("Robar");
   off(drawBtn, !mine || table.waiting || !legal.some((m) => m.type === "draw" || m.type === "pass"));
-  hintBtn.hidden = !mine;
+  hintBtn.hidden = !mine || !!table.room; // no hints among friends
   let help = "";
   if (view.result || view.waiting.length) help = "";
   else if (!mine) help = _("Espera tu turno.");
