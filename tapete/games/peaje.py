@@ -6,8 +6,11 @@ puts the revealed card on the position and advances; a miss removes the revealed
 counts, and steps back one position, taking away the card that stood there. Crossing a
 toll, either way, stops the game until the toll is confirmed.
 
-The whole game is played on one device, so there is one seat (0); the players are names
-in the config and the state knows whose turn it is.
+Practice is played on one device, so there is one seat (0); the players are names in the
+config and the state knows whose turn it is. Among friends in a private room each player
+may have a phone of their own (``phones``): then player p sits at seat p, and in La patata
+the participants without a phone (numbers past the phones) answer aloud and the host's
+phone (seat 0) records it. Dos jugadores: seat 0 answers aloud, seat 1 reveals and marks.
 
 >>> s = load({"deck": "6D 10C", "cards": ["6H"], "config": {"difficulty": "media"}})
 >>> [str(m) for m in legal_moves(s, 0)]
@@ -34,12 +37,14 @@ from tapete.cards import SUITS, Card, format_cards, full_deck, parse_cards
 from tapete.games import peaje as _rules
 from tapete.games.protocol import (
     JSON,
+    Clock,
     Codec,
     Event,
     GameSpec,
     Guide,
     Hall,
     IllegalMove,
+    Online,
     Options,
 )
 from tapete.games.protocol import Move as MoveBase
@@ -117,6 +122,9 @@ class Config(Options, frozen=True):
         ),
     ] = TOLL_SUGGESTIONS[0]
     style: Annotated[Style, Meta(title=N_("Estilo de cartas"))] = "clasico"
+    phones: Annotated[int, Meta(ge=0, le=12, title=N_("Móviles"))] = 0
+    """0: one phone passed around (practice). Else a private room with this many phones, one
+    per player (La patata: at least two, at most one per participant)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -136,6 +144,14 @@ class Config(Options, frozen=True):
         if not toll:
             raise ValueError("toll: empty")
         force_setattr(self, "toll", toll)
+        if self.phones:
+            fits = (
+                2 <= self.phones <= len(players)
+                if self.variant == "patata"
+                else self.phones == len(players) and self.variant != "solitario"
+            )
+            if not fits:
+                raise ValueError("phones: one per player")
 
     @property
     def route(self) -> tuple[str, ...]:
@@ -164,7 +180,56 @@ config_json = CONFIG.encode
 
 
 def seats(config: Config) -> int:
-    return 1
+    """One seat for the phone passed around; in a room one per phone."""
+    return config.phones or 1
+
+
+def seat_of(config: Config, player: int) -> int:
+    """The seat that acts for ``player``: their own phone, else the one phone (seat 0; in La
+    patata the host's phone records the participants without one).
+
+    >>> seat_of(Config(variant="patata", players=5, phones=3), 4)
+    0
+    """
+    return player if player < config.phones else 0
+
+
+PER_PHONE: Final = {
+    "dos": (2, 2),
+    "rapidos": (2, 4),
+    "cooperativo": (2, 8),
+    "patata": (2, 12),
+}
+"""The phones a room of each variant may have (solitario has no room)."""
+
+
+def for_room(config: Config) -> Config:
+    """The options as a private room plays them: a phone for each player (La patata: each
+    participant, until the host says fewer have one). Solitario has no room
+    (``bad_config``, the variant).
+
+    >>> for_room(Config(variant="cooperativo", players=3)).phones
+    3
+    """
+    if config.variant == "solitario":
+        raise IllegalMove("bad_config", field="variant")
+    if config.phones:
+        return config
+    return with_seats(config, len(config.names))
+
+
+def with_seats(config: Config, n: int) -> Config:
+    """The options for ``n`` phones: one player each (La patata keeps its participants if
+    there are more). Refused (``bad_config``) where the variant does not allow ``n``."""
+    names = list(config.names)
+    if config.variant != "patata" or len(names) < n:
+        names = (names + [""] * n)[:n]
+    return CONFIG.decode(config_json(config) | {"players": names, "phones": n})
+
+
+def seat_range(config: Config) -> tuple[int, int]:
+    """How many phones a room with these options may have."""
+    return PER_PHONE.get(config.variant, (2, 2))
 
 
 # --- moves -----------------------------------------------------------------------------
@@ -202,10 +267,19 @@ class ConfirmToll(MoveBase, frozen=True, tag="confirm_toll"):
     """The toll was paid."""
 
 
-Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll
+class Skip(MoveBase, frozen=True, tag="skip"):
+    """The player in turn let the clock run out, or is away among friends: only the room
+    sends it. On a question the turn passes to the next player (their route, in turnos
+    rápidos, stays as it is); on a miss, the miss is confirmed for them."""
+
+
+Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll | Skip
 REVEAL: Final = Reveal()
 CONFIRM_MISS: Final = ConfirmMiss()
 CONFIRM_TOLL: Final = ConfirmToll()
+SKIP: Final = Skip()
+CLOCK_MOVES: Final = frozenset({"skip"})
+"""Move types only the room sends (a clock running out, a player away)."""
 MOVES: Final = Codec[Move](Move)
 parse_move = move = MOVES.decode
 """A move from JSON; ``move(repr)`` round-trips:
@@ -287,11 +361,23 @@ def question(state: State) -> str:
 
 
 def actors(state: State) -> list[int]:
-    return [] if state.result is not None else [0]
+    """Who acts now: the one phone; with a phone each, the player in turn (dos jugadores:
+    the validator, seat 1, reveals, marks and confirms the miss), and anyone for a toll
+    (whoever sees it paid confirms it)."""
+    config = state.config
+    if state.result is not None:
+        return []
+    if not config.phones:
+        return [0]
+    if state.phase == "toll":
+        return list(range(config.phones))
+    if config.variant == "dos":
+        return [1]
+    return [seat_of(config, state.current)]
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
-    if state.result is not None or seat != 0:
+    if seat not in actors(state):
         return []
     if state.phase == "answer":
         return [Answer(c) for c in QUESTIONS[question(state)]]
@@ -326,8 +412,10 @@ def right(q: str, reference: Card, card: Card) -> set[str]:
 def apply(state: State, seat: int, move: Move) -> list[Event]:
     if state.result is not None:
         raise IllegalMove("game_over")
-    if seat != 0:
+    if seat not in actors(state):
         raise IllegalMove("not_your_turn")
+    if isinstance(move, Skip):
+        return _skip(state)
     if isinstance(move, Answer):
         if state.phase != "answer":
             raise IllegalMove("wrong_step", step=state.phase)
@@ -364,6 +452,26 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
             state.phase = _ask(state.config)
         return events
     raise IllegalMove("unknown_move")
+
+
+def _skip(state: State) -> list[Event]:
+    """A turn nobody played (see :class:`Skip`)."""
+    if state.phase == "miss":
+        return _step_back(state)
+    if state.phase != "answer" or state.config.variant in ("solitario", "dos"):
+        raise IllegalMove("wrong_step", step=state.phase)
+    events: list[Event] = [{"t": "skipped", "player": state.current}]
+    _next_player(state, events)
+    return events
+
+
+def absent(state: State, seat: int) -> Move | None:
+    """What the room plays for ``seat`` while its player is away among friends: their turn
+    is skipped (and a miss of theirs confirmed); dos jugadores waits for both phones, and a
+    toll for whoever is there."""
+    if state.config.variant == "dos" or state.phase not in ("answer", "miss"):
+        return None
+    return SKIP if seat in actors(state) else None
 
 
 def _reveal(state: State, answer: str | None) -> list[Event]:
@@ -548,9 +656,10 @@ def view(state: State, seat: int | None) -> JSON:
     """Everything on the table is public; only the decks' order is hidden.
 
     Besides the state it says what the page would otherwise have to work out from the
-    rules: ``playing``, the route in play (an index into ``routes``: the current player's
-    in turnos rápidos, else the one shared route), and ``misses_left``, the misses the
-    group may still make in cooperativo (None in the other variants)."""
+    rules: ``seats``, the seat (phone) acting for each player; ``playing``, the route in
+    play (an index into ``routes``: the current player's in turnos rápidos, else the one
+    shared route), and ``misses_left``, the misses the group may still make in cooperativo
+    (None in the other variants)."""
     route = route_of(state)
     q = question(state) if state.result is None else None
     return {
@@ -575,6 +684,7 @@ def view(state: State, seat: int | None) -> JSON:
         "misses_left": (
             max(0, COOP_MISSES - route.misses) if state.config.variant == "cooperativo" else None
         ),
+        "seats": [seat_of(state.config, p) for p in range(len(state.config.names))],
     }
 
 
@@ -699,12 +809,26 @@ def all_cards(state: State) -> list[list[Card]]:
 
 
 def clocks(state: State) -> list[tuple[str, int, Any]]:
-    """El Peaje runs no clock: the table plays at its own pace."""
-    return []
+    """A turn clock, only among friends with a phone each, if the room chose one: on the
+    player in turn, for a question or a miss to confirm (dos jugadores has none: the two
+    roles talk to each other). A new question is a new clock."""
+    config = state.config
+    if (
+        not config.phones
+        or config.variant == "dos"
+        or state.result is not None
+        or state.phase not in ("answer", "miss")
+    ):
+        return []
+    step = (state.turns, len(route_of(state).revealed), state.phase)
+    return [("turn", seat_of(config, state.current), step)]
 
 
 def clock_move(kind: str, seat: int) -> Move:
-    raise IllegalMove("unknown_move")
+    """The turn ran out: the turn passes (a miss is confirmed)."""
+    if kind != "turn":
+        raise IllegalMove("unknown_move")
+    return SKIP
 
 
 def read_form(form: Any) -> JSON:
@@ -789,9 +913,9 @@ SPEC: Final = GameSpec[Config, State, Move](
         title=N_("El Peaje"),
         line=N_(
             "Mayor o menor, roja o negra, adivina el palo… recorre la ruta y paga "
-            "cada peaje. Para jugar en grupo con un solo móvil."
+            "cada peaje. En grupo con un solo móvil, o cada uno con el suyo."
         ),
-        who=N_("Solo o en grupo, de 1 a 12, con un solo móvil"),
+        who=N_("Solo o en grupo, de 1 a 12, con un móvil o uno cada uno"),
         icon='<span class="ic-card red">?</span><span class="ic-bar">PEAJE</span>',
     ),
     messages={
@@ -814,5 +938,15 @@ SPEC: Final = GameSpec[Config, State, Move](
     ),
     read_form=read_form,
     rematch=rematch,
+    clocks={"turn": Clock(practice=None, online=None)},
+    clock_moves=CLOCK_MOVES,
+    online=Online(
+        seats=(2, 12),
+        with_seats=with_seats,
+        turn_clocks=(None, 30.0),
+        for_room=for_room,
+        seat_range=seat_range,
+    ),
+    absent=absent,
 )
 """El Peaje's descriptor."""

@@ -302,6 +302,12 @@ class Online(Generic[C]):
     seats: tuple[int, int]
     with_seats: Callable[[C, int], C]
     turn_clocks: tuple[float | None, ...] = ()
+    for_room: Callable[[C], C] | None = None
+    """The options as a room plays them, where they differ from practice's (El Peaje: a
+    phone for each player); may refuse (``IllegalMove("bad_config")``)."""
+    seat_range: Callable[[C], tuple[int, int]] | None = None
+    """The seats these options allow, where narrower than ``seats`` (El Peaje: its
+    variant's)."""
 
 
 def players_field(config: Any, n: int) -> Any:
@@ -340,6 +346,10 @@ class GameSpec(Generic[C, S, M]):
     from the options' types) is not enough."""
     online: Online[C] | None = None
     """None: the game has no private rooms (yet)."""
+    absent: Callable[[S, int], M | None] | None = None
+    """A game without bots among friends: what is played for a seat whose player is away
+    (their grace ran out, or they left) when it must act (El Peaje: the turn is skipped);
+    None from it: the table waits."""
     rematch: Callable[[C], C] | None = None
     """The options of the next game with the same players («Nueva partida»), where they
     change (El Peaje's two players swap roles); None: the same options."""

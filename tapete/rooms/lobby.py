@@ -195,7 +195,12 @@ class Lobby:
             "games": self.record.games,
             "rematch": sorted(self.seat_of(g) for g in self.rematch if self.seat_of(g) is not None),
             "can_start": self._can_start(),
+            "seat_range": list(seat_range(self.record.kind, self._config())),
+            "bots": self.entry.bots is not None,
         }
+
+    def _config(self) -> Any:
+        return self.spec.parse_config(self.record.options["config"])
 
     # members
 
@@ -449,6 +454,13 @@ def check_options(kind: str, data: Any) -> dict[str, Any]:
         raise IllegalMove("no_rooms")
     data = data if isinstance(data, dict) else {}
     config = spec.parse_config(data.get("config", {}))
+    if online.for_room is not None:
+        config = online.for_room(config)
+    wanted = data.get("seats")
+    if wanted is not None:  # the room page's «Jugadores»: the game says what that means
+        if type(wanted) is not int:
+            raise IllegalMove("bad_config", field="players")
+        config = online.with_seats(config, wanted)
     turn = spec.clocks.get("turn")
     default = turn.online if turn is not None else None
     clock = data.get("clock", default)
@@ -458,11 +470,22 @@ def check_options(kind: str, data: Any) -> dict[str, Any]:
             raise IllegalMove("bad_config", field="clock")
     else:
         clock = default
-    low, high = online.seats
+    low, high = seat_range(kind, config)
     n = spec.rules.seats(config)
     if not low <= n <= high:
         raise IllegalMove("bad_config", field="players")
     return {"config": spec.config_json(config), "clock": clock}
+
+
+def seat_range(kind: str, config: Any) -> tuple[int, int]:
+    """The seats a room of ``kind`` with these options may have."""
+    online = entry(kind).game.online
+    assert online is not None
+    low, high = online.seats
+    if online.seat_range is not None:
+        narrow = online.seat_range(config)
+        low, high = max(low, narrow[0]), min(high, narrow[1])
+    return low, high
 
 
 def seats_for(kind: str, options: dict[str, Any]) -> int:

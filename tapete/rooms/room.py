@@ -339,6 +339,7 @@ class Room:
                     await self._clock_fired(item)
                 elif isinstance(item, GraceOver):
                     self._grace_over(item)
+                await self._absent_turns()
             except Exception:  # a bug must not kill the room: log it, resync from the log
                 log.exception("room %s failed on %r", self.id, item)
                 if isinstance(item, Submit) and not item.future.done():
@@ -386,6 +387,27 @@ class Room:
         self.clocks.sync()
         logged = Logged(version, seat, move_json, events)
         self.stream.publish(logged, lambda s: self.game.view(self.state, s), self.clocks.json())
+
+    async def _absent_turns(self) -> None:
+        """A game without bots among friends: play what the game says for the seats whose
+        player is away (El Peaje skips their turn), while one of them must act and someone
+        is still at the table (at most once round it: no spinning)."""
+        absent = self.spec.absent
+        if absent is None or not self.online:
+            return
+        away = self.bots.away | self.bots.left
+        humans = {i for i, s in enumerate(self.record.seats) if s.get("kind") == "human"}
+        if not away or humans <= away:
+            return
+        for _ in range(len(self.record.seats) + 1):
+            if self.finished:
+                return
+            actors = self.game.actors(self.state)
+            todo = [(seat, absent(self.state, seat)) for seat in sorted(away) if seat in actors]
+            move = next(((seat, m) for seat, m in todo if m is not None), None)
+            if move is None:
+                return
+            await self.commit(*move)
 
     async def _clock_fired(self, fire: ClockFire) -> None:
         key = self.clocks.fired(fire)

@@ -160,7 +160,6 @@ class RoomPages:
             link=str(request.url_for("room_page", code=lobby.code)),
             your_name=name or "",
             strings=js_strings(lang, lobby.spec.key),
-            seats_range=list(lobby.online.seats) if lobby.online else [2, 2],
             clocks=list(lobby.online.turn_clocks) if lobby.online else [],
         )
 

@@ -1008,7 +1008,7 @@ def test_parse_config_defaults_and_round_trip() -> None:
         "solitario", "facil", ("",), "un punto", "clasico")  # fmt: skip
     assert set(peaje.STYLES) >= {"clasico", "cuatro_colores", "alto_contraste"}
     data = {"variant": "patata", "difficulty": "dificil", "players": ["Ana", "", "Luis"],
-            "toll": "una pregunta", "style": "alto_contraste"}  # fmt: skip
+            "toll": "una pregunta", "style": "alto_contraste", "phones": 0}  # fmt: skip
     assert peaje.config_json(peaje.parse_config(data)) == data
 
 

@@ -35,11 +35,16 @@ def test_every_clock_a_game_runs_is_declared_and_makes_a_move(name: str) -> None
         )
 
 
-def test_el_peaje_runs_no_clock_and_refuses_a_clock_move() -> None:
+def test_el_peaje_runs_a_clock_only_in_a_room_that_chose_one() -> None:
+    """RULES.md, clocks online: «El Peaje: no clock by default (a party game); 30 s
+    optional.» Practice never runs one; its only clock-only move is the skip."""
     spec = SPECS["peaje"]
-    assert not spec.clocks and not spec.clock_moves
+    assert spec.clocks["turn"].practice is None and spec.clocks["turn"].online is None
+    assert spec.online is not None and spec.online.turn_clocks == (None, 30.0)
+    assert spec.clock_moves == {"skip"}
+    assert spec.move_json(spec.rules.clock_move("turn", 0)) == {"type": "skip"}
     with pytest.raises(IllegalMove) as err:
-        spec.rules.clock_move("turn", 0)
+        spec.rules.clock_move("window", 0)
     assert err.value.code == "unknown_move"
 
 

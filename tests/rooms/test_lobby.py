@@ -119,9 +119,9 @@ async def test_a_bad_clock_is_refused_and_every_game_knows_its_online_clock(stor
     with pytest.raises(IllegalMove) as err:
         await rooms.create_room("rummy", {"config": {}, "clock": 45}, HOST, "Host")
     assert err.value.code == "bad_config" and err.value.params["field"] == "clock"
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(IllegalMove) as err:  # El Peaje solitario: one player, no room
         await rooms.create_room("peaje", {"config": {}}, HOST, "Host")
-    assert err.value.code == "no_rooms"
+    assert (err.value.code, err.value.params) == ("bad_config", {"field": "variant"})
     lobby = await rooms.create_room("onecard", {"config": {}}, HOST, "Host")
     assert lobby.record.options["clock"] == 30.0  # One Card online: 30 s a turn
     await rooms.close()

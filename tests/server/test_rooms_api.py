@@ -54,8 +54,20 @@ def test_create_refuses_bad_options_and_games_without_rooms(client: TestClient) 
     assert r.status_code == 400 and r.json()["error"] == "bad_config" and r.json()["message"]
     r = client.post("/api/salas", json={"game": "chess", "options": {}})
     assert r.status_code == 404
-    r = client.post("/api/salas", json={"game": "peaje", "options": {}})
-    assert r.status_code == 400 and r.json()["error"] == "no_rooms"
+    r = client.post("/api/salas", json={"game": "peaje", "options": {}})  # solitario
+    assert r.status_code == 400 and r.json()["error"] == "bad_config"
+    assert "Variante" in r.json()["message"]
+
+
+def test_el_peaje_rooms_have_a_seat_per_phone(client: TestClient) -> None:
+    config = {"variant": "patata", "players": ["", "", "", "Abuela"]}
+    made = make_room(client, "peaje", config=config)
+    room = made["room"]
+    assert len(room["seats"]) == 4 and room["seat_range"] == [2, 12] and room["bots"] is False
+    assert room["options"]["config"]["phones"] == 4 and room["options"]["clock"] is None
+    page = client.get(f"/peaje?sala={made['code']}")  # the host's options page
+    assert page.status_code == 200 and 'value="solitario" disabled' in page.text
+    assert '"Abuela"' in page.text  # the names typed come back
 
 
 def test_join_by_code_and_every_refusal(

@@ -1,0 +1,128 @@
+"""El Peaje among friends, at the rooms layer: a phone for each player, the room's «Jugadores»
+as phones, no bots, the optional 30 s clock, a player away skipped (dos jugadores waits), and
+the two roles of dos jugadores swapped on the rematch."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from tapete.rooms import Rooms, Settings
+from tapete.rooms.lobby import Lobby
+from tapete.store import Store
+
+HOST, ANA, LUIS = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19)
+FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
+
+
+async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+
+
+def config(**fields: Any) -> dict[str, Any]:
+    return {"config": {"variant": "cooperativo", "players": 3, **fields}}
+
+
+async def test_a_room_has_a_seat_for_each_phone_and_no_bots(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("peaje", config(), HOST, "Host")
+    assert len(lobby.seats) == 3 and lobby.record.options["config"]["phones"] == 3
+    state = lobby.state(HOST)
+    assert state["seat_range"] == [2, 8] and state["bots"] is False
+    assert lobby.record.options["clock"] is None  # a party game: no clock unless chosen
+    bot = await act(lobby, HOST, "bot", seat=1, level="normal")
+    assert bot is not None and bot["code"] == "no_bots"
+    assert await act(lobby, HOST, "options", options={**config(), "seats": 5}) is None
+    assert len(lobby.seats) == 5 and len(lobby.record.options["config"]["players"]) == 5
+    wrong = await act(lobby, HOST, "options", options={**config(), "seats": 9})
+    assert wrong is not None and wrong["code"] == "bad_config"
+    rapidos = {"config": {"variant": "rapidos", "players": 2, "phones": 2}}
+    assert await act(lobby, HOST, "options", options=rapidos) is None
+    assert lobby.state(HOST)["seat_range"] == [2, 4] and len(lobby.seats) == 2
+    await rooms.close()
+
+
+async def test_friends_play_each_on_their_phone(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("peaje", config(), HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    assert await act(lobby, HOST, "start") is None  # two of three seats taken
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None and room.config.phones == 2 and len(room.config.names) == 2
+    assert room.state.config.questions[0] == "mayor_menor"
+    off_turn = await room.submit(ANA, room.version, {"type": "answer", "choice": "mayor"})
+    assert off_turn is not None and off_turn["code"] == "not_your_turn"
+    skip = await room.submit(HOST, room.version, {"type": "skip"})  # only the room skips
+    assert skip is not None and skip["code"] == "unknown_move" and room.version == 0
+    assert await room.submit(HOST, room.version, {"type": "answer", "choice": "mayor"}) is None
+    assert room.version == 1 and room.stream.history[0].seat == 0
+    await rooms.close()
+
+
+async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("peaje", config(players=2), HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    inbox: list[Any] = []
+    room.subscribe(ANA, inbox.append, None)
+    conn, _ = room.subscribe(HOST, lambda m: None, None)
+    room.unsubscribe(conn)  # the host's phone drops, on the host's turn
+    await asyncio.sleep(0.05)
+    assert room.state.current == 0  # the grace is not over: the table waits
+    await asyncio.sleep(0.3)
+    await room.settled()
+    assert room.state.current == 1 and room.stream.history[-1].move == {"type": "skip"}
+    skipped = [m for m in inbox if m["type"] == "update"][-1]
+    assert [e["t"] for e in skipped["events"]] == ["skipped", "turn"]
+    await rooms.close()
+
+
+async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematch(
+    store: Store,
+) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room(
+        "peaje", {"config": {"variant": "dos", "players": 2}}, HOST, "Host"
+    )
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    assert room.game.actors(room.state) == [1]  # Ana reveals and marks; the host answers aloud
+    conn, _ = room.subscribe(ANA, lambda m: None, None)
+    room.unsubscribe(conn)
+    await asyncio.sleep(0.3)
+    await room.settled()
+    assert room.version == 0  # nothing is played for an away validator
+    room.state.result = {"winner": 0, "reason": "route"}
+    await lobby.act(HOST, {"action": "rematch"})
+    await lobby.act(ANA, {"action": "rematch"})
+    second = lobby.record.game_id
+    assert second is not None and second != room.id
+    new = await rooms.get(second)
+    assert new is not None
+    assert [new.seat_of(g) for g in (ANA, HOST)] == [0, 1]  # Ana answers now
+    await rooms.close()
+
+
+async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
+    rooms = Rooms(store, Settings(bot_pace=0, clocks={"turn": 0.1}))
+    options = {**config(players=2), "clock": 30.0}
+    lobby = await rooms.create_room("peaje", options, HOST, "Host")
+    assert lobby.record.options["clock"] == 30.0
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    assert [c["seat"] for c in room.clocks.json()] == [0]
+    await asyncio.sleep(0.25)
+    await room.settled()
+    assert room.stream.history[0].move == {"type": "skip"} and room.stream.history[0].seat == 0
+    await rooms.close()
