@@ -143,6 +143,7 @@ def test_setup(phone: Page, server_url: str, screenshots: Path) -> None:
         "players": ["Alba", "Bruno", "Celia"],
         "toll": "un vaso de agua",
         "style": "cuatro_colores",
+        "phones": 0,  # one phone passed round
     }
     expect(page.locator("body")).to_have_class(re.compile(r"\bstyle-cuatro_colores\b"))
     expect(page.locator("#who")).to_have_text("Turno de Alba")

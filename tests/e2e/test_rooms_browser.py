@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot
+from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version, view
 from playwright.sync_api import Page, expect
 
 
@@ -271,3 +271,139 @@ def test_two_friends_at_rummy_drag_tiles_and_drafts_stay_private(
     other.locator("#draw").click()
     expect(mover.locator("#turn-label")).to_have_text("Te toca")
     expect(other.locator("#rack .tile")).to_have_count(15)
+
+
+def peaje_actor(pages: list[Page]) -> Page | None:
+    """The phone that may act now (the first of them for a toll, which any may confirm)."""
+    for page in pages:
+        if page.evaluate(
+            "() => { const t = window.__tapete; return !!t.view && !t.waiting"
+            " && t.view.legal.length > 0; }"
+        ):
+            return page
+    return None
+
+
+def test_three_friends_play_el_peaje_turnos_rapidos_on_three_phones(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
+    """RULES.md: «Turnos rápidos: each player's route on their own phone; everyone sees the
+    current player's route live.» Three phones, one room, to the end and the rematch."""
+    contexts = [
+        browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True)
+        for _ in range(3)
+    ]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for p in pages:
+            p.set_default_timeout(TIMEOUT)
+        host, ana, luis = pages
+        host.goto(f"{server_url}/peaje")
+        expect(host.locator("#with-friends")).to_be_hidden()  # solitario: no room
+        host.locator('input[name="variant"][value="rapidos"]').check()
+        host.locator("#more").tap()
+        expect(host.locator("#count-out")).to_have_text("3")
+        host.get_by_role("button", name="Jugar con amigos").tap()
+        expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+        link = host.url
+        expect(host.locator("#seats li")).to_have_count(3)
+        expect(host.locator("#bot-row")).to_be_hidden()  # El Peaje has no bots
+        expect(host.get_by_role("button", name="Poner un bot")).to_have_count(0)
+        for name, page in (("Ana", ana), ("Luis", luis)):
+            page.goto(link)
+            page.get_by_label("Tu nombre").fill(name)
+            page.get_by_role("button", name="Sentarme").tap()
+            expect(page.locator("#seats li.you")).to_contain_text(name)
+        host.locator("#start").tap()
+        for page in pages:
+            expect(page.locator("#route .stop")).not_to_have_count(0)
+        game = game_of(host)
+        expect(host.locator("#who")).to_have_text("Te toca")
+        expect(ana.locator("#who")).to_have_text("Turno de Anfitrión")
+        expect(ana.locator("#answers button")).to_have_count(0)
+        no_horizontal_scroll(ana, PHONE["width"])
+        shot(host, screenshots / "room-peaje-host-turn.png")
+        shot(ana, screenshots / "room-peaje-ana-watches.png")
+
+        players_seen: set[int] = set()
+        for _ in range(600):
+            if over(host):
+                break
+            before = version(host)
+            actor = peaje_actor(pages)
+            if actor is None:
+                host.wait_for_timeout(50)
+                continue
+            state = view(actor)
+            players_seen.add(state["current"])
+            if state["phase"] == "answer":  # one phone answers; the others only see it
+                assert sum(1 for p in pages if p.locator("#answers button").count()) == 1
+            if not actor.locator("#toll").is_hidden():
+                actor.locator("#toll-ok").tap()
+            else:
+                actor.locator("#answers button").first.tap()
+            for page in pages:
+                page.wait_for_function("v => window.__tapete.version > v", arg=before)
+            # everyone sees the current player's route, live
+            routes = {p.locator("#route").inner_text() for p in pages}
+            if not any(p.evaluate("() => window.__tapete.waiting") for p in pages):
+                assert len(routes) == 1, routes
+            if len(players_seen) == 2 and state["phase"] == "miss":
+                shot(luis, screenshots / "room-peaje-after-a-miss.png")
+        assert over(host), "the game did not end"
+        assert players_seen == {0, 1, 2}  # every phone played its own route
+        for page in pages:
+            expect(page.locator("#end")).to_be_visible()
+        shot(ana, screenshots / "room-peaje-end.png")
+        for page in pages:
+            page.get_by_role("button", name="Revancha").tap()
+        changed = (
+            "g => { const el = document.querySelector('[data-game]');"
+            " return !!el && el.dataset.game !== g; }"
+        )
+        for page in pages:
+            page.wait_for_function(changed, arg=game, timeout=15_000)
+        expect(ana.locator("#who")).to_have_text("Te toca")  # the next player starts
+        no_horizontal_scroll(luis, PHONE["width"])
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_el_peaje_dos_jugadores_one_phone_answers_the_other_validates(
+    host: Page, phone: Page, watcher: Page, server_url: str, screenshots: Path
+) -> None:
+    """RULES.md: «Dos jugadores: one phone answers, the other reveals and marks
+    acierto/fallo (the mark counts).» A watcher sees the table and no button."""
+    host.goto(f"{server_url}/peaje")
+    host.locator('input[name="variant"][value="dos"]').check()
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    link = host.url
+    phone.goto(link)
+    phone.get_by_label("Tu nombre").fill("Vera")
+    phone.get_by_role("button", name="Sentarme").tap()
+    expect(host.locator("#start")).to_be_enabled()
+    host.locator("#start").click()
+    # the host answers aloud: no button on the host's screen; Vera reveals
+    expect(host.locator("#who")).to_have_text("Te toca responder en voz alta")
+    expect(host.locator("#prompt")).to_contain_text("Vera revela la carta en su móvil")
+    expect(host.locator("#answers button")).to_have_count(0)
+    expect(phone.locator("#who")).to_have_text("Anfitrión responde en voz alta")
+    shot(phone, screenshots / "room-peaje-dos-validator.png")
+    phone.get_by_role("button", name="Revelar").tap()
+    expect(phone.get_by_role("button", name="Acierto")).to_be_visible()
+    expect(host.locator("#who")).to_have_text("Vera valida")
+    expect(host.locator("#answers button")).to_have_count(0)
+    watcher.goto(link)
+    expect(watcher.locator("#route .stop")).not_to_have_count(0)
+    expect(watcher.locator("#answers button")).to_have_count(0)
+    expect(host.locator("#watchers")).to_have_text("1 persona mirando")
+    phone.get_by_role("button", name="Acierto").tap()  # the mark counts
+    expect(host.locator("#toll")).to_be_visible()  # fácil: a toll after the first question
+    expect(watcher.locator("#toll")).to_be_visible()
+    expect(watcher.locator("#toll-ok")).to_be_hidden()
+    shot(host, screenshots / "room-peaje-dos-toll-host.png")
+    host.get_by_role("button", name="Sí, peaje cumplido").click()
+    expect(phone.locator("#toll")).to_be_hidden()
+    expect(phone.get_by_role("button", name="Revelar")).to_be_visible()

@@ -1,8 +1,9 @@
-// El Peaje's table: one phone passed around. Big buttons; the server judges everything and
-// the view carries what the page shows (the route in play, the misses left, the odds). The
-// table controller (table.js) does the socket, the offline banner and the end dialog.
+// El Peaje's table: one phone passed around, or among friends a phone each (view.seats says
+// which phone acts for each player). Big buttons; the server judges everything and the view
+// carries what the page shows (the route in play, the misses left, the odds, what this phone
+// may do). The table controller (table.js) does the socket, the room bar and the end dialog.
 import { Table } from "./table.js";
-import { $, _, ngettext, num } from "./ui.js";
+import { $, _, ngettext, num, toast } from "./ui.js";
 import { cardEl, backEl, theCard } from "./cards.js";
 
 const SHORT = {
@@ -40,10 +41,16 @@ let oddsOpen = localStorage.getItem(ODDS_KEY) === "1";
 const players = () => view.config.players;
 const routeNow = () => view.routes[view.playing];
 const answerLabel = (a) => ANSWERS[a] || a;
+const phones = () => view.config.phones;
+/** Whether this phone acts for player i (among friends: their own, or the host's for a
+ * participant without one). */
+const mine = (i) => phones() > 0 && view.seats[i] === table.mySeat;
+const may = (type) => (view.legal || []).some((m) => m.type === type);
 
-/** A player as the table calls them: their name, «Jugador 2», or in La patata «Nº 2 (Ana)». */
+/** A player as the table calls them: their name, «Jugador 2», or in La patata «Nº 2 (Ana)».
+ * Among friends a player with a phone is the name they sat down with. */
 function playerName(i) {
-  const name = players()[i];
+  const name = phones() > i ? table.seats[i]?.name : players()[i];
   if (view.config.variant === "patata") return name ? _("Nº {n} ({name})", { n: i + 1, name }) : _("Nº {n}", { n: i + 1 });
   return name || _("Jugador {n}", { n: i + 1 });
 }
@@ -67,6 +74,9 @@ function sentenceWith(text, key, el) {
 
 function render(t, change) {
   view = t.view;
+  for (const e of (change.msg && change.msg.events) || []) {
+    if (e.t === "skipped") toast(_("Se pasa el turno de {name}.", { name: playerName(e.player) }));
+  }
   if (change.type === "joined") {
     shownFor = null;
     const last = routeNow().last;
@@ -91,10 +101,14 @@ function renderWho() {
   else if (v === "dos") {
     // two roles: the first player answers aloud, the second reveals and marks
     const answering = view.phase === "reveal";
-    const name = players()[answering ? 0 : 1];
-    if (answering) text = name ? _("{name} responde en voz alta", { name }) : _("Toca responder en voz alta");
+    const role = answering ? 0 : 1;
+    const name = phones() ? table.seats[role]?.name : players()[role];
+    if (phones() && table.mySeat === role) text = answering ? _("Te toca responder en voz alta") : _("Te toca validar");
+    else if (answering) text = name ? _("{name} responde en voz alta", { name }) : _("Toca responder en voz alta");
     else text = name ? _("{name} valida", { name }) : _("Toca validar");
-  } else text = _("Turno de {name}", { name: playerName(view.current) });
+  } else if (mine(view.current) && view.current === table.mySeat) text = _("Te toca");
+  else if (mine(view.current)) text = _("Turno de {name}: responde en voz alta y tu móvil lo anota", { name: playerName(view.current) });
+  else text = _("Turno de {name}", { name: playerName(view.current) });
   $("who").textContent = text;
 }
 
@@ -173,23 +187,29 @@ function renderAnswers() {
   const legal = view.legal || [];
   box.className = "answers";
   if (view.result) { prompt.textContent = ""; box.replaceChildren(); return; }
+  // among friends, another phone may be the one to act: say who, and offer nothing here
+  const waitFor = (name) => (name ? " " + _("Le toca a {name}.", { name }) : "");
+  const actorName = () => (view.config.variant === "dos" ? table.seats[1]?.name : playerName(view.current));
+  const elsewhere = phones() > 0 && !legal.length ? actorName() : "";
   if (view.phase === "answer") {
-    prompt.textContent = questionText(view.question, view.reference);
+    prompt.textContent = questionText(view.question, view.reference) + waitFor(elsewhere);
     if (legal.length === 4) box.classList.add("four");
     box.replaceChildren(...legal.map((m) => button(answerLabel(m.choice), m, `a-${m.choice}`)));
   } else if (view.phase === "reveal") {
-    const aloud = _("Di tu respuesta en voz alta; luego quien valida pulsa «Revelar».");
+    let aloud = _("Di tu respuesta en voz alta; luego quien valida pulsa «Revelar».");
+    if (phones() && table.mySeat === 0) aloud = _("Di tu respuesta en voz alta: {name} revela la carta en su móvil.", { name: table.seats[1]?.name || "" });
+    else if (phones() && may("reveal")) aloud = _("Escucha la respuesta de {name} y pulsa «Revelar».", { name: table.seats[0]?.name || "" });
     prompt.textContent = `${questionText(view.question, view.reference)} ${aloud}`;
-    box.replaceChildren(button(_("Revelar"), { type: "reveal" }, "wide"));
+    box.replaceChildren(...(may("reveal") ? [button(_("Revelar"), { type: "reveal" }, "wide")] : []));
   } else if (view.phase === "mark") {
     const right = view.last.right.length ? view.last.right.map(answerLabel).join(", ") : _("nada: empate");
-    prompt.textContent = _("¿Ha acertado? (Valía: {right})", { right });
-    box.replaceChildren(button(_("Acierto"), { type: "mark", hit: true }, "ok"), button(_("Fallo"), { type: "mark", hit: false }, "bad"));
+    prompt.textContent = _("¿Ha acertado? (Valía: {right})", { right }) + waitFor(elsewhere);
+    box.replaceChildren(...(may("mark") ? [button(_("Acierto"), { type: "mark", hit: true }, "ok"), button(_("Fallo"), { type: "mark", hit: false }, "bad")] : []));
   } else if (view.phase === "miss") {
     const card = theCard(view.last.card);
     // nothing was right: a tie in mayor o menor
-    prompt.textContent = view.last.right.length ? _("Fallo: ha salido {card}. Se retira del mazo.", { card }) : _("Empate con {card}: cuenta como fallo.", { card });
-    box.replaceChildren(button(_("Confirmar fallo"), { type: "confirm_miss" }, "wide bad"));
+    prompt.textContent = (view.last.right.length ? _("Fallo: ha salido {card}. Se retira del mazo.", { card }) : _("Empate con {card}: cuenta como fallo.", { card })) + waitFor(elsewhere);
+    box.replaceChildren(...(may("confirm_miss") ? [button(_("Confirmar fallo"), { type: "confirm_miss" }, "wide bad")] : []));
   } else box.replaceChildren();
 }
 
@@ -262,7 +282,7 @@ function renderToll() {
     const b = document.createElement("b");
     b.textContent = n;
     payer.replaceChildren(...sentenceWith(_("Paga el número {n}"), "n", b));
-    const name = players()[n - 1];
+    const name = phones() >= n ? table.seats[n - 1]?.name : players()[n - 1];
     if (name) {
       const who = document.createElement("span");
       who.className = "toll-name";
@@ -270,15 +290,16 @@ function renderToll() {
       payer.append(" ", who);
     }
   }
+  $("toll-ok").hidden = !may("confirm_toll"); // a spectator watches it paid
   const wasHidden = box.hidden;
   box.hidden = false;
-  if (wasHidden) $("toll-ok").focus();
+  if (wasHidden && may("confirm_toll")) $("toll-ok").focus();
 }
 
 function maybeHandover() {
   // a route of its own for each player (turnos rápidos): the phone changes hands
   const box = $("handover");
-  if (view.result || view.phase === "toll" || view.routes.length < 2) { box.hidden = true; return; }
+  if (view.result || view.phase === "toll" || view.routes.length < 2 || phones()) { box.hidden = true; return; }
   if (shownFor === null) { shownFor = view.playing; return; }
   if (shownFor === view.playing) return;
   shownFor = view.playing;

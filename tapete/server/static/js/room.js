@@ -59,7 +59,7 @@ function seatItem(s) {
     li.append(t);
   }
   if (room.host && room.status !== "playing") {
-    if (s.kind === "empty") {
+    if (s.kind === "empty" && room.bots) {
       li.append(button(_("Poner un bot"), () => act("bot", { seat: s.seat, level: $("bot-level").value })));
     } else if (!s.you) {
       li.append(button(_("Quitar"), () => act("remove", { seat: s.seat })));
@@ -95,13 +95,14 @@ function render() {
   else if (seated && !room.host) waiting.textContent = _("Esperando a que empiece la partida…");
   else if (room.host && !room.can_start) waiting.textContent = _("Hacen falta al menos dos jugadores para empezar.");
   else waiting.textContent = "";
+  $("bot-row").hidden = !room.bots;
   renderHost();
 }
 
 function renderHost() {
   if (!room.host) return;
   const players = $("players");
-  const [low, high] = data.seats;
+  const [low, high] = room.seat_range;
   const now = room.seats.length;
   players.replaceChildren(...Array.from({ length: high - low + 1 }, (_x, i) => {
     const o = document.createElement("option");
@@ -122,12 +123,12 @@ function renderHost() {
 }
 
 function options(change) {
-  const config = { ...room.options.config, ...change.config };
   const clock = "clock" in change ? change.clock : room.options.clock;
-  act("options", { options: { config, clock } });
+  // the number of seats: the server knows what it means for the game's options
+  act("options", { options: { config: room.options.config, clock, seats: change.seats } });
 }
 
-$("players").addEventListener("change", (e) => options({ config: { players: Number(e.target.value) } }));
+$("players").addEventListener("change", (e) => options({ seats: Number(e.target.value) }));
 $("clock").addEventListener("change", (e) => options({ clock: e.target.value === "" ? null : Number(e.target.value) }));
 $("start").addEventListener("click", () => act("start"));
 $("leave").addEventListener("click", () => { act("leave"); location.href = "/"; });
