@@ -273,12 +273,18 @@ class Skip(MoveBase, frozen=True, tag="skip"):
     rápidos, stays as it is); on a miss, the miss is confirmed for them."""
 
 
-Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll | Skip
+class Retire(MoveBase, frozen=True, tag="retire"):
+    """Turnos rápidos: the player in turn left the room; their route ends, out (RULES.md,
+    «Leaving»). Only the room sends it."""
+
+
+Move = Answer | Reveal | Mark | ConfirmMiss | ConfirmToll | Skip | Retire
 REVEAL: Final = Reveal()
 CONFIRM_MISS: Final = ConfirmMiss()
 CONFIRM_TOLL: Final = ConfirmToll()
 SKIP: Final = Skip()
-CLOCK_MOVES: Final = frozenset({"skip"})
+RETIRE: Final = Retire()
+CLOCK_MOVES: Final = frozenset({"skip", "retire"})
 """Move types only the room sends (a clock running out, a player away)."""
 MOVES: Final = Codec[Move](Move)
 parse_move = move = MOVES.decode
@@ -416,6 +422,8 @@ def apply(state: State, seat: int, move: Move) -> list[Event]:
         raise IllegalMove("not_your_turn")
     if isinstance(move, Skip):
         return _skip(state)
+    if isinstance(move, Retire):
+        return _retire(state)
     if isinstance(move, Answer):
         if state.phase != "answer":
             raise IllegalMove("wrong_step", step=state.phase)
@@ -465,13 +473,28 @@ def _skip(state: State) -> list[Event]:
     return events
 
 
-def absent(state: State, seat: int) -> Move | None:
-    """What the room plays for ``seat`` while its player is away among friends: their turn
-    is skipped (and a miss of theirs confirmed); dos jugadores waits for both phones, and a
-    toll for whoever is there."""
+def _retire(state: State) -> list[Event]:
+    if state.config.variant != "rapidos" or state.phase not in ("answer", "miss"):
+        raise IllegalMove("wrong_step", step=state.phase)
+    events: list[Event] = [{"t": "retired", "player": state.current}]
+    route_of(state).out = True
+    if all(r.out for r in state.routes):
+        _finish(state, None, "all_out", events)
+    else:
+        _next_player(state, events)
+    return events
+
+
+def absent(state: State, seat: int, gone: bool) -> Move | None:
+    """What the room plays for ``seat`` while its player is away among friends (``gone``:
+    they left the room): their turn is skipped, and a miss of theirs confirmed; in turnos
+    rápidos one who left is out, their route ended. Dos jugadores waits for both phones,
+    and a toll for whoever is there."""
     if state.config.variant == "dos" or state.phase not in ("answer", "miss"):
         return None
-    return SKIP if seat in actors(state) else None
+    if seat not in actors(state):
+        return None
+    return RETIRE if gone and state.config.variant == "rapidos" else SKIP
 
 
 def _reveal(state: State, answer: str | None) -> list[Event]:

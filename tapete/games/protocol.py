@@ -346,10 +346,11 @@ class GameSpec(Generic[C, S, M]):
     from the options' types) is not enough."""
     online: Online[C] | None = None
     """None: the game has no private rooms (yet)."""
-    absent: Callable[[S, int], M | None] | None = None
+    absent: Callable[[S, int, bool], M | None] | None = None
     """A game without bots among friends: what is played for a seat whose player is away
-    (their grace ran out, or they left) when it must act (El Peaje: the turn is skipped);
-    None from it: the table waits."""
+    when it must act — ``absent(state, seat, gone)``, ``gone`` if they left the room rather
+    than ran out of grace (El Peaje: the turn is skipped; in turnos rápidos one who left is
+    out); None from it: the table waits. Such moves are among ``clock_moves``."""
     rematch: Callable[[C], C] | None = None
     """The options of the next game with the same players («Nueva partida»), where they
     change (El Peaje's two players swap roles); None: the same options."""

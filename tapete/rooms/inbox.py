@@ -76,6 +76,12 @@ class ClockFire:
     key: tuple[str, int, Any]
 
 
+@dataclass(slots=True)
+class Wake:
+    """Something changed outside the game (a player left the room): look again at who
+    must act."""
+
+
 STOP = object()
 """Tells the room's task to end."""
 

@@ -218,7 +218,7 @@ class Rooms:
         if room is not None:
             seat = room.seat_of(guest)
             if seat is not None:
-                room.bots.gone(seat)
+                room.player_left(seat)
 
     async def _start_room_game(self, record: RoomRecord, seats: list[dict[str, Any]]) -> str:
         spec = entry(record.kind).game

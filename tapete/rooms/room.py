@@ -31,6 +31,7 @@ from tapete.rooms.inbox import (
     Send,
     Settings,
     Submit,
+    Wake,
     error,
 )
 from tapete.rooms.stream import Logged, Stream
@@ -230,6 +231,13 @@ class Room:
         else:
             self._presence_changed()
 
+    def player_left(self, seat: int) -> None:
+        """The player of ``seat`` left the room in the middle of the game: a bot plays the
+        seat to its end (a game without bots: what the game says, El Peaje's skip)."""
+        self.bots.gone(seat)
+        self._presence_changed()
+        self.queue.put_nowait(Wake())
+
     def _grace_over(self, over: GraceOver) -> None:
         dropped = self._dropped.get(over.seat)
         if dropped is None or dropped[0] != over.since:
@@ -240,9 +248,11 @@ class Room:
 
     def presence(self) -> Message:
         """Who is here: each seat connected or not, the seconds of grace left to one who
-        dropped, whether a bot plays for it now; and how many watch without a seat."""
+        dropped, whether a bot plays for it now, whether its player is away (past the grace,
+        or left); and how many watch without a seat."""
         now = asyncio.get_running_loop().time()
         bots = set(self.bots.seats())
+        away = self.bots.away | self.bots.left
         seats = []
         for i, s in enumerate(self.record.seats):
             if s.get("kind") != "human":
@@ -252,7 +262,13 @@ class Room:
             if dropped is not None:
                 grace = max(0, int((dropped[0] + self.settings.grace_seconds - now) * 1000))
             seats.append(
-                {"seat": i, "connected": self._connected(i), "grace_ms": grace, "bot": i in bots}
+                {
+                    "seat": i,
+                    "connected": self._connected(i),
+                    "grace_ms": grace,
+                    "bot": i in bots,
+                    "away": i in away,
+                }
             )
         watchers = sum(1 for s in self.stream.subscribers.values() if s.seat is None)
         return {"type": "presence", "seats": seats, "watchers": watchers}
@@ -403,7 +419,12 @@ class Room:
             if self.finished:
                 return
             actors = self.game.actors(self.state)
-            todo = [(seat, absent(self.state, seat)) for seat in sorted(away) if seat in actors]
+            gone = self.bots.left
+            todo = [
+                (seat, absent(self.state, seat, seat in gone))
+                for seat in sorted(away)
+                if seat in actors
+            ]
             move = next(((seat, m) for seat, m in todo if m is not None), None)
             if move is None:
                 return

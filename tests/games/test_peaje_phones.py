@@ -179,8 +179,8 @@ def test_an_away_player_s_turn_is_skipped_and_their_route_stays() -> None:
     """RULES.md: «an absent player's turn is skipped after the grace (turnos rápidos,
     cooperativo, La patata)»."""
     s = table(route("9C"), route("KD"), variant="rapidos", players=2, phones=2)
-    assert peaje.absent(s, 1) is None  # not their turn
-    assert peaje.absent(s, 0) == SKIP
+    assert peaje.absent(s, 1, False) is None  # not their turn
+    assert peaje.absent(s, 0, False) == SKIP
     events = peaje.apply(s, 0, SKIP)
     assert [e["t"] for e in events] == ["skipped", "turn"]
     assert s.current == 1 and s.routes[0].pos == 1 and len(s.routes[0].deck) == 1
@@ -189,18 +189,33 @@ def test_an_away_player_s_turn_is_skipped_and_their_route_stays() -> None:
 def test_an_away_player_s_miss_is_confirmed_for_them() -> None:
     s = table(route("2C 9D"), route("KD"), variant="rapidos", players=2, phones=2)
     peaje.apply(s, 0, A("mayor"))
-    assert s.phase == "miss" and peaje.absent(s, 0) == SKIP
+    assert s.phase == "miss" and peaje.absent(s, 0, False) == SKIP
     peaje.apply(s, 0, SKIP)
     assert s.current == 1 and s.routes[0].misses == 1
 
 
 def test_dos_waits_for_both_phones_and_a_toll_for_whoever_is_there() -> None:
     s = table(route("9C"), variant="dos", players=2, phones=2)
-    assert peaje.absent(s, 1) is None
+    assert peaje.absent(s, 1, False) is None and peaje.absent(s, 1, True) is None
     refused(s, 1, SKIP, "wrong_step")
     c = table(route("9C 3D"), variant="cooperativo", players=2, phones=2)
     peaje.apply(c, 0, A("mayor"))
-    assert c.phase == "toll" and peaje.absent(c, 0) is None
+    assert c.phase == "toll" and peaje.absent(c, 0, False) is None
+
+
+def test_in_turnos_rapidos_one_who_left_is_out() -> None:
+    """RULES.md, leaving: «El Peaje: their route ends, out.» Cooperativo skips them."""
+    s = table(route("9C"), route("KD"), route("QH"), variant="rapidos", players=3, phones=3)
+    assert peaje.absent(s, 0, True) == peaje.Retire()
+    events = peaje.apply(s, 0, peaje.Retire())
+    assert [e["t"] for e in events] == ["retired", "turn"]
+    assert s.routes[0].out and s.current == 1
+    peaje.apply(s, 1, peaje.Retire())
+    last = peaje.apply(s, 2, peaje.Retire())
+    assert s.result is not None and s.result["reason"] == "all_out" and last[-1]["t"] == "end"
+    coop = table(route("9C"), variant="cooperativo", players=2, phones=2)
+    assert peaje.absent(coop, 0, True) == SKIP
+    refused(coop, 0, peaje.Retire(), "wrong_step")
 
 
 def test_the_turn_clock_runs_only_among_friends_with_a_phone_each() -> None:

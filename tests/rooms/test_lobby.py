@@ -197,7 +197,7 @@ async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
     assert room.stream.history[-1].seat == 1  # the stand-in turned her card
     _, back = room.subscribe(ANA, ana_inbox.append, None)  # she reloads
     assert back["presence"]["seats"][1] == {"seat": 1, "connected": True, "grace_ms": None,
-                                            "bot": False}  # fmt: skip
+                                            "bot": False, "away": False}  # fmt: skip
     await rooms.close()
 
 

@@ -126,3 +126,26 @@ async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
     await room.settled()
     assert room.stream.history[0].move == {"type": "skip"} and room.stream.history[0].seat == 0
     await rooms.close()
+
+
+async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
+    """RULES.md, leaving: «El Peaje: their route ends, out.»"""
+    rooms = Rooms(store, FAST)
+    options = {"config": {"variant": "rapidos", "players": 3}}
+    lobby = await rooms.create_room("peaje", options, HOST, "Host")
+    await act(lobby, ANA, "take", name="Ana")
+    await act(lobby, LUIS, "take", name="Luis")
+    await act(lobby, HOST, "start")
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    inbox: list[Any] = []
+    room.subscribe(ANA, inbox.append, None)
+    assert await act(lobby, HOST, "leave") is None  # on the host's own turn
+    await room.settled()
+    assert room.state.routes[0].out and room.state.current == 1
+    assert room.stream.history[-1].move == {"type": "retire"}
+    presence = [m for m in inbox if m["type"] == "presence"][-1]
+    assert presence["seats"][0]["away"] is True and presence["seats"][1]["away"] is False
+    assert lobby.record.host == ANA  # the room passes on
+    await rooms.close()

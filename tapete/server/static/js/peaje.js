@@ -76,6 +76,7 @@ function render(t, change) {
   view = t.view;
   for (const e of (change.msg && change.msg.events) || []) {
     if (e.t === "skipped") toast(_("Se pasa el turno de {name}.", { name: playerName(e.player) }));
+    if (e.t === "retired") toast(_("{name} ha salido de la sala: su ruta termina.", { name: playerName(e.player) }));
   }
   if (change.type === "joined") {
     shownFor = null;

@@ -170,13 +170,16 @@ export class Table {
     const elapsed = performance.now() - this.presence.at;
     // only what needs a look: someone away, a bot standing in, something just said
     const now = performance.now();
-    const worth = this.presence.seats.filter((p) => p.bot || !p.connected || (this.said.get(p.seat)?.[1] ?? 0) > now);
+    const worth = this.presence.seats.filter((p) => p.bot || p.away || !p.connected || (this.said.get(p.seat)?.[1] ?? 0) > now);
     list.replaceChildren(...worth.map((p) => {
       const li = document.createElement("li");
       const name = this.nameOf(p.seat);
       if (p.bot) {
         li.className = "bot";
         li.textContent = _("{name}: juega un bot por ahora", { name });
+      } else if (p.away) { // a game without bots: the game goes on without them
+        li.className = "away";
+        li.textContent = _("{name}: no está", { name });
       } else if (!p.connected) {
         li.className = "away";
         const left = Math.max(0, Math.ceil(((p.grace_ms ?? 0) - elapsed) / 1000));
