@@ -52,6 +52,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         Route("/api/salas/{code}/unirse", rooms.join, methods=["POST"]),
         Route("/sala/{code}", rooms.page, name="room_page"),
         Route("/sala/{code}/qr.svg", rooms.qr),
+        Route("/sala/{code}/resumen", rooms.summary),
         Route("/sala/{code}/opciones", rooms.set_options, methods=["POST"]),
         Route("/unirse", rooms.by_code),
         Route("/salud", api.health),

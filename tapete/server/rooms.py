@@ -154,13 +154,33 @@ class RoomPages:
             request,
             "room.html",
             lobby.spec.key,
-            game=game_info(lobby.entry, lang),
+            **self._summary(lobby, lang),
             room=lobby.state(guest),
             code=lobby.code,
             link=str(request.url_for("room_page", code=lobby.code)),
             your_name=name or "",
             strings=js_strings(lang, lobby.spec.key),
             clocks=list(lobby.online.turn_clocks) if lobby.online else [],
+        )
+
+    @staticmethod
+    def _summary(lobby: Lobby, lang: str) -> dict[str, Any]:
+        """What a room's summary shows: the game's options with the room's values, and its
+        turn clock (if the game has one)."""
+        options = lobby.record.options
+        return {
+            "game": game_info(lobby.entry, lang, options["config"]),
+            "clock": options.get("clock"),
+            "has_clock": "turn" in lobby.spec.clocks,
+        }
+
+    async def summary(self, request: Request) -> Response:
+        """The room's options in words (a fragment: the room page reloads it on a change)."""
+        found = await self.find(request, request.path_params["code"])
+        if isinstance(found, str):
+            return Response(status_code=STATUS[found])
+        return self.pages.render(
+            request, "_room_summary.html", found.spec.key, **self._summary(found, lang_of(request))
         )
 
     async def qr(self, request: Request) -> Response:

@@ -383,6 +383,13 @@ def test_el_peaje_dos_jugadores_one_phone_answers_the_other_validates(
     phone.goto(link)
     phone.get_by_label("Tu nombre").fill("Vera")
     phone.get_by_role("button", name="Sentarme").tap()
+    # everyone reads what the host chose, the toll first; a change reaches them at once
+    expect(phone.locator("#summary-toll")).to_have_text("un punto")
+    expect(phone.locator("#summary")).to_contain_text("Sin reloj")
+    host.locator("#clock").select_option("30")
+    expect(phone.locator("#summary")).to_contain_text("30 s")
+    no_horizontal_scroll(phone, PHONE["width"])
+    shot(phone, screenshots / "room-peaje-lobby-phone.png", full=True)
     expect(host.locator("#start")).to_be_enabled()
     host.locator("#start").click()
     # the host answers aloud: no button on the host's screen; Vera reveals

@@ -235,3 +235,18 @@ def test_the_host_changes_every_option_on_the_games_own_page(
     again = client.get("/onecard", params={"sala": code})  # the page shows what is chosen
     assert re.search(r'name="jokers" value="1" checked', again.text)
     assert re.search(r'name="players" value="4" checked', again.text)
+
+
+def test_the_room_says_what_the_host_chose_in_words(client: TestClient) -> None:
+    """Everyone in the room reads the options (El Peaje: the toll agreed, RULES.md)."""
+    config = {"variant": "cooperativo", "players": 3, "toll": "un reto breve"}
+    code = make_room(client, "peaje", config=config, clock=30.0)["code"]
+    page = client.get(f"/sala/{code}")
+    assert 'id="summary-toll">un reto breve<' in page.text and "Cooperativo" in page.text
+    summary = client.get(f"/sala/{code}/resumen?lang=en")
+    assert summary.status_code == 200
+    assert "Cooperative" in summary.text and "30 s" in summary.text
+    one = make_room(client, "onecard", config={"players": 2, "jokers": True})["code"]
+    text = client.get(f"/sala/{one}/resumen?lang=es").text
+    assert "Comodines: +5" in text and "El rey vuelve" not in text
+    assert client.get("/sala/000000/resumen").status_code == 404

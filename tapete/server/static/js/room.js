@@ -19,7 +19,9 @@ function connect() {
     $("conn").hidden = true;
     if (msg.type === "lobby") {
       const started = msg.game_id && msg.game_id !== room.game_id;
+      const changed = JSON.stringify(msg.options) !== JSON.stringify(room.options);
       room = msg;
+      if (changed) refreshSummary();
       if (started || (msg.status === "playing" && msg.game_id)) { location.reload(); return; }
       render();
     } else if (msg.type === "error") {
@@ -33,6 +35,14 @@ function connect() {
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 5000);
   };
+}
+
+/** The options in words, as the server writes them (they changed: the host chose others). */
+async function refreshSummary() {
+  try {
+    const r = await fetch(`/sala/${code}/resumen`);
+    if (r.ok) $("summary").innerHTML = await r.text();
+  } catch { /* the next change tries again */ }
 }
 
 function act(action, fields = {}) {
