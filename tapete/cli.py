@@ -20,11 +20,17 @@ def database_url(db: str | None) -> str:
     return value if "://" in value else default_url(value)
 
 
+def split_list(text: str) -> list[str]:
+    """A comma-separated setting as a list (blanks dropped)."""
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tapete.rooms import Settings
     from tapete.server.app import create_app
+    from tapete.server.limits import Limits
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = Settings(
@@ -36,9 +42,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         },
         test_api=args.test_api,
     )
-    app = create_app(database_url(args.db), settings)
+    limits = Limits(
+        origins=tuple(split_list(args.origin or os.environ.get("TAPETE_ORIGINS", ""))),
+        trusted_proxies=tuple(
+            split_list(args.trusted_proxy or os.environ.get("TAPETE_TRUSTED_PROXIES", ""))
+        ),
+    )
+    app = create_app(database_url(args.db), settings, limits)
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=65536,
+        ws_ping_interval=limits.socket_ping_seconds,
+        ws_ping_timeout=limits.socket_ping_seconds,
+        server_header=False,
+        forwarded_allow_ips=",".join(limits.trusted_proxies) or "127.0.0.1",
+    )
     return 0
 
 
@@ -110,6 +132,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--bot-delay", type=float, default=0.0, help="segundos de más para cada bot")
     s.add_argument("--window", type=float, default=3.0, help="plazo para pillar en One Card (s)")
     s.add_argument("--turn-seconds", type=float, default=None, help="reloj de turno (s)")
+    s.add_argument(
+        "--origin",
+        help="orígenes admitidos además del propio, separados por comas (TAPETE_ORIGINS)",
+    )
+    s.add_argument(
+        "--trusted-proxy",
+        help="direcciones del proxy cuyas cabeceras X-Forwarded-* se creen"
+        " (TAPETE_TRUSTED_PROXIES)",
+    )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--log-level", default="info")
     s.set_defaults(func=cmd_serve)

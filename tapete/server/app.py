@@ -18,6 +18,7 @@ from tapete.rooms import Settings
 from tapete.server.api import Api
 from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
+from tapete.server.limits import Limits
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer
 from tapete.server.rooms import RoomPages
@@ -25,8 +26,10 @@ from tapete.server.socket import Sockets
 from tapete.server.state import Hall
 
 
-def create_app(database_url: str, settings: Settings | None = None) -> Starlette:
-    hall = Hall(database_url, settings or Settings())
+def create_app(
+    database_url: str, settings: Settings | None = None, limits: Limits | None = None
+) -> Starlette:
+    hall = Hall(database_url, settings or Settings(), limits or Limits())
     pages = Pages(hall, Renderer())
     api = Api(hall)
     rooms = RoomPages(hall, pages)

@@ -1,11 +1,54 @@
-"""Counting what a guest or an address does, to slow down what should not be done fast:
-guessing room codes. In memory, per process."""
+"""What one guest, address or connection may do, and counting it: the limits a hostile or
+unlucky client meets (docs/security.md), and the throttles that count hits against them. In
+memory, per process."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Every limit of the edge, with its default; ``tapete serve`` sets a few from flags and
+    the environment (docs/security.md lists them all)."""
+
+    # sockets
+    socket_queue_messages: int = 512
+    """Messages queued for one connection that it has not read yet, at most."""
+    socket_queue_bytes: int = 2_000_000
+    """Bytes queued for one connection, at most; past either cap it is closed (4008)."""
+    socket_rate: float = 30.0
+    """Messages a socket may send per second, on average…"""
+    socket_burst: int = 60
+    """…and at once."""
+    sockets_per_guest: int = 12
+    sockets_per_address: int = 200
+    socket_ping_seconds: float = 20.0
+    """Keepalive: a peer that answers no ping within this is closed."""
+    # bodies
+    body_bytes: int = 64 * 1024
+    """The largest request body (and socket message: 4 KB, MAX_MESSAGE) accepted."""
+    json_depth: int = 16
+    """The deepest JSON nesting accepted, in a body or a socket message."""
+    # creating games
+    open_games_per_guest: int = 8
+    """Unfinished practice games a guest may have; a new one of a kind replaces the old."""
+    games_per_minute_guest: int = 20
+    games_per_minute_address: int = 120
+    # hints
+    hint_threads: int = 1
+    """Threads that compute hints (their own pool: bots never wait on them)."""
+    hints_per_minute: int = 20
+    """Hints one seat may ask for per minute (one at a time)."""
+    # cross-site
+    origins: tuple[str, ...] = ()
+    """Origins accepted besides the hall's own (a deployment behind a proxy: its public
+    origin, e.g. ``https://tapete.example``)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Peer addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For`` are believed."""
 
 
 class Throttle:

@@ -13,15 +13,17 @@ from tapete.i18n import text
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Rooms, Settings
 from tapete.server.guests import Guests
+from tapete.server.limits import Limits
 from tapete.store import Store, migrate
 
 log = logging.getLogger(__name__)
 
 
 class Hall:
-    def __init__(self, url: str, settings: Settings) -> None:
+    def __init__(self, url: str, settings: Settings, limits: Limits | None = None) -> None:
         self.url = url
         self.settings = settings
+        self.limits = limits or Limits()
         self.store: Store | None = None
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
