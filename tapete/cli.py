@@ -47,7 +47,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         trusted_proxies=tuple(
             split_list(args.trusted_proxy or os.environ.get("TAPETE_TRUSTED_PROXIES", ""))
         ),
-    )
+    ).with_text(" ".join([os.environ.get("TAPETE_LIMITS", ""), *args.limit]))
     app = create_app(database_url(args.db), settings, limits)
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     uvicorn.run(
@@ -140,6 +140,13 @@ def parser() -> argparse.ArgumentParser:
         "--trusted-proxy",
         help="direcciones del proxy cuyas cabeceras X-Forwarded-* se creen"
         " (TAPETE_TRUSTED_PROXIES)",
+    )
+    s.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NOMBRE=VALOR",
+        help="cambia un límite (docs/security.md; también TAPETE_LIMITS)",
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--log-level", default="info")

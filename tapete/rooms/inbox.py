@@ -34,6 +34,12 @@ class Settings:
     grace_seconds: float = 45.0
     """How long a dropped player of a game among friends keeps their seat to themselves
     before a bot stands in (RULES.md: 45 s)."""
+    idle_unfinished_seconds: float = 600.0
+    """A practice game nobody is connected to or has asked for in this long leaves memory
+    (it reopens from its log when asked for)."""
+    live_seconds: float = 3600.0
+    """On start, only the practice games moved in this long are rebuilt (and every game of
+    a private room); the others reopen when asked for."""
 
 
 @dataclass(slots=True)

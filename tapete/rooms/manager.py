@@ -14,7 +14,7 @@ from tapete.registry import Entry, entry
 from tapete.rooms.inbox import Settings
 from tapete.rooms.lobby import Lobby, check_options, seats_for
 from tapete.rooms.room import Room
-from tapete.store import GameRecord, RoomRecord, Store
+from tapete.store import GameRecord, RoomRecord, Store, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,10 @@ class Rooms:
         """Private rooms by code."""
 
     async def start(self) -> int:
-        """Rebuild every unfinished game from its log. Returns how many."""
-        records = await self.store.unfinished()
+        """Rebuild the live games from their logs (every game of a private room, and the
+        practice games moved within ``Settings.live_seconds``). Returns how many."""
+        since = utcnow() - timedelta(seconds=self.settings.live_seconds)
+        records = await self.store.unfinished(live_since=since)
         for record in records:
             await self._open(record)
         self._sweeper = asyncio.create_task(self._sweep(), name="rooms-evict")
@@ -77,24 +79,49 @@ class Rooms:
         self._touched.clear()
 
     async def evict(self) -> int:
-        """Close the finished rooms that no one is connected to and no one has asked for in
-        ``idle_seconds``. Returns how many went."""
+        """Close, and drop from memory, the games no one is connected to: finished ones not
+        asked for in ``idle_seconds``, practice games not asked for in
+        ``Settings.idle_unfinished_seconds`` (a game of a private room stays while it is
+        unfinished: its room counts on it). Each reopens from its log when asked for.
+        Returns how many went."""
         now = asyncio.get_running_loop().time()
         async with self._lock:
-            gone = [
+            gone = [room for room in self._rooms.values() if self._idle(room, now)]
+            await self._drop(gone)
+        if gone:
+            log.info("closed %d idle games; %d open", len(gone), len(self._rooms))
+        return len(gone)
+
+    def _idle(self, room: Room, now: float) -> bool:
+        if room.subscribers:
+            return False
+        idle = now - self._touched.get(room.id, now)
+        if room.finished:
+            return idle >= self.idle_seconds
+        return not room.online and idle >= self.settings.idle_unfinished_seconds
+
+    async def _drop(self, rooms: list[Room]) -> None:
+        """Close these rooms and forget them (the caller holds the lock)."""
+        for room in rooms:
+            await room.close()
+            self._rooms.pop(room.id, None)
+            self._touched.pop(room.id, None)
+
+    async def set_aside(self, guest: str, kind: str, keep: str) -> int:
+        """A new practice game of ``kind`` replaces the guest's others of that kind in memory
+        (nobody connected to them: they reopen from their logs if asked for)."""
+        async with self._lock:
+            old = [
                 room
                 for room in self._rooms.values()
-                if room.finished
+                if room.id != keep
+                and not room.online
+                and room.record.kind == kind
+                and room.record.owner == guest
                 and not room.subscribers
-                and now - self._touched.get(room.id, now) >= self.idle_seconds
             ]
-            for room in gone:
-                await room.close()
-                del self._rooms[room.id]
-                self._touched.pop(room.id, None)
-        if gone:
-            log.info("closed %d finished rooms; %d open", len(gone), len(self._rooms))
-        return len(gone)
+            await self._drop(old)
+        return len(old)
 
     async def _sweep(self) -> None:
         while True:
@@ -131,7 +158,9 @@ class Rooms:
             owner=guest,
             position=spec.rules.dump(start) if start is not None else None,
         )
-        return await self._open(record)
+        room = await self._open(record)
+        await self.set_aside(guest, kind, keep=room.id)
+        return room
 
     async def get(self, game_id: str) -> Room | None:
         room = self._rooms.get(game_id)

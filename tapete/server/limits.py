@@ -7,7 +7,8 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,28 @@ class Limits:
     origin, e.g. ``https://tapete.example``)."""
     trusted_proxies: tuple[str, ...] = ()
     """Peer addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For`` are believed."""
+
+    def with_text(self, text: str) -> Limits:
+        """These limits with some changed, as an operator writes them
+        (``TAPETE_LIMITS`` / ``--limit``): ``name=value`` pairs separated by commas or
+        spaces; a list's items by ``|``. Raises ValueError on a name that is no limit.
+
+        >>> Limits().with_text("sockets_per_guest=4, origins=https://a.example|https://b.example")
+        ... # doctest: +ELLIPSIS
+        Limits(...sockets_per_guest=4,...origins=('https://a.example', 'https://b.example')...)
+        """
+        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for pair in text.replace(",", " ").split():
+            name, sep, value = pair.partition("=")
+            if not sep or name not in kinds:
+                raise ValueError(f"no such limit: {name!r} (see docs/security.md)")
+            kind = kinds[name]
+            if kind is tuple:
+                changes[name] = tuple(v for v in value.split("|") if v)
+            else:
+                changes[name] = kind(value)
+        return replace(self, **changes)
 
 
 class Throttle:

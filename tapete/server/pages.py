@@ -116,6 +116,9 @@ class Pages:
         level = str(form.get("level") or "") or None
         if found.bots is None:
             level = None
+        if not self.hall.may_create(request):
+            words = describe("too_many_games", lang_of(request))
+            return self.setup_error(request, found, words, 429)
         try:
             room = await self.hall.rooms.create(found.key, config, guest, level=level)
         except IllegalMove as exc:
@@ -168,8 +171,10 @@ class Pages:
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
         )
 
-    def setup_error(self, request: Request, found: Entry, words: str) -> Response:
-        return self._setup(request, found, status=400, error=words)
+    def setup_error(
+        self, request: Request, found: Entry, words: str, status: int = 400
+    ) -> Response:
+        return self._setup(request, found, status=status, error=words)
 
     async def again(self, request: Request) -> Response:
         """«Nueva partida» at the end: the same game, same options (as the game turns them
@@ -184,5 +189,8 @@ class Pages:
             (str(s["level"]) for s in room.record.seats if s["kind"] == "bot" and "level" in s),
             None,
         )
+        if not self.hall.may_create(request):
+            words = describe("too_many_games", lang_of(request))
+            return self.setup_error(request, room.entry, words, 429)
         new = await self.hall.rooms.create(spec.key, spec.config_json(config), guest, level=level)
         return RedirectResponse(f"/partida/{new.id}", status_code=303)

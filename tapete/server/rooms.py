@@ -29,7 +29,7 @@ from tapete.server import forms
 from tapete.server.limits import Throttle
 from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
-from tapete.server.state import Hall, guest_of, playable
+from tapete.server.state import Hall, address_of, guest_of, playable
 
 WRONG_BY_GUEST = 10
 WRONG_BY_ADDRESS = 40
@@ -44,10 +44,6 @@ HOST_NAME = N_("Anfitrión")
 def refusal(code: str, lang: str, **params: Any) -> dict[str, str]:
     """An API error: ``{"error": code, "message": text in the player's language}``."""
     return {"error": code, "message": lobby_error(code, lang, **params)["message"]}
-
-
-def address_of(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 class RoomPages:
@@ -92,6 +88,8 @@ class RoomPages:
         if found is None:
             return JSONResponse(refusal("not_your_game", lang), status_code=404)
         name = clean_name(body.get("name")) or await self.hall.store_name(guest)
+        if not self.hall.may_create(request):
+            return JSONResponse(refusal("too_many_games", lang), status_code=429)
         try:
             lobby = await self.hall.rooms.create_room(
                 found.key, body.get("options", {}), guest, name or text("tapete", lang, HOST_NAME)
@@ -212,6 +210,9 @@ class RoomPages:
             options["clock"] = clock
         lang = lang_of(request)
         name = await self.hall.store_name(guest) or text("tapete", lang, HOST_NAME)
+        if not self.hall.may_create(request):
+            words = refusal("too_many_games", lang)["message"]
+            return self.pages.setup_error(request, found, words, 429)
         try:
             lobby = await self.hall.rooms.create_room(found.key, options, guest, name)
         except IllegalMove as exc:

@@ -13,7 +13,7 @@ from tapete.i18n import text
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Rooms, Settings
 from tapete.server.guests import Guests
-from tapete.server.limits import Limits
+from tapete.server.limits import Limits, Throttle
 from tapete.store import Store, migrate
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,8 @@ class Hall:
         self.url = url
         self.settings = settings
         self.limits = limits or Limits()
+        self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
+        self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
         self.store: Store | None = None
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
@@ -35,6 +37,16 @@ class Hall:
         self._rooms = Rooms(self.store, self.settings)
         resumed = await self._rooms.start()
         log.info("resumed %d unfinished games", resumed)
+
+    def may_create(self, request: Request | WebSocket) -> bool:
+        """Count a new game or room for this guest and address; False if either has made
+        too many in the last minute (nothing is made then)."""
+        guest, address = guest_of(request) or "?", address_of(request)
+        if self.made_by_guest.blocked(guest) or self.made_by_address.blocked(address):
+            return False
+        self.made_by_guest.hit(guest)
+        self.made_by_address.hit(address)
+        return True
 
     async def stop(self) -> None:
         if self._rooms is not None:
@@ -74,6 +86,11 @@ class Hall:
 def guest_of(request: Request | WebSocket) -> str | None:
     guest = request.scope.get("state", {}).get("guest")
     return guest if isinstance(guest, str) else None
+
+
+def address_of(request: Request | WebSocket) -> str:
+    """The peer's address (behind a trusted proxy, the one it forwarded)."""
+    return request.client.host if request.client is not None else "?"
 
 
 def playable(kind: object) -> Entry | None:

@@ -8,6 +8,7 @@ from tapete.store.repo import (
     Store,
     default_url,
     migrate,
+    utcnow,
 )
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "Store",
     "default_url",
     "migrate",
+    "utcnow",
 ]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import delete, event, select, update
+from sqlalchemy import delete, event, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -48,6 +48,11 @@ def migrate(url: str) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", sync_url(url))
     command.upgrade(cfg, "head")
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (what every time column holds: SQLite keeps no zone)."""
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +192,7 @@ class Store:
                 outcome=None,
                 position=position,
                 room_id=room_id,
+                updated_at=utcnow(),
             )
             s.add(row)
             await s.flush()
@@ -217,7 +223,7 @@ class Store:
         Raises :class:`StaleWrite` if the game is not at version ``n - 1``.
         """
         async with self.sessions.begin() as s:
-            values: dict[str, Any] = {"version": n}
+            values: dict[str, Any] = {"version": n, "updated_at": utcnow()}
             if outcome is not None:
                 values.update(status="finished", outcome=outcome)
             result = await s.execute(
@@ -229,9 +235,14 @@ class Store:
                 raise StaleWrite(f"game {game_id} is not at version {n - 1}")
             s.add(MoveRow(game_id=game_id, n=n, seat=seat, move=move))
 
-    async def unfinished(self) -> list[GameRecord]:
+    async def unfinished(self, live_since: datetime | None = None) -> list[GameRecord]:
+        """The games not over yet; with ``live_since``, only the live ones: every game of a
+        private room, and the practice games moved (or made) since then."""
         async with self.sessions() as s:
-            rows = await s.scalars(select(GameRow).where(GameRow.status == "active"))
+            q = select(GameRow).where(GameRow.status == "active")
+            if live_since is not None:
+                q = q.where(or_(GameRow.room_id.is_not(None), GameRow.updated_at >= live_since))
+            rows = await s.scalars(q)
             return [GameRecord.of(r) for r in rows]
 
     async def games_of(

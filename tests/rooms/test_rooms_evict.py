@@ -1,12 +1,15 @@
-"""Finished games leave memory: a room whose game is over, with no one connected and no one
-asking for it, is closed after a while; asked for again, it reopens from its log as it was."""
+"""Games leave memory: a room whose game is over, or a practice game left unfinished, with no
+one connected and no one asking for it, is closed after a while; asked for again, it reopens
+from its log as it was. A new practice game of a kind sets the guest's old one aside, and a
+restart rebuilds only the live games."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
-from tapete.rooms import Rooms
-from tapete.store import Store
+from tapete.rooms import Rooms, Settings
+from tapete.store import Store, utcnow
 
 G0 = "a" * 24
 # one duel ends it: the ace beats the two and takes every card
@@ -32,13 +35,51 @@ async def test_a_finished_room_nobody_watches_is_closed_and_reopens(store: Store
     await rooms.close()
 
 
-async def test_an_unfinished_room_stays_even_when_nobody_watches(store: Store) -> None:
-    rooms = Rooms(store, idle_seconds=0)
-    room = await rooms.create("guerra", {}, G0, position={"piles": ["A♠ 3♦", "2♣ 4♥"]})
+UNFINISHED = {"piles": ["A♠ 3♦", "2♣ 4♥"]}
+
+
+async def test_an_unfinished_game_stays_a_while_then_leaves_memory(store: Store) -> None:
+    rooms = Rooms(store, idle_seconds=0)  # the default: ten minutes for unfinished ones
+    room = await rooms.create("guerra", {}, G0, position=UNFINISHED)
     assert not room.finished and not room.subscribers
     assert await rooms.evict() == 0
     assert rooms.loaded() == [room]
     await rooms.close()
+    quick = Rooms(store, Settings(idle_unfinished_seconds=0), idle_seconds=3600)
+    room = await quick.create("guerra", {}, G0, position=UNFINISHED)
+    assert await room.submit(G0, room.version, {"type": "turn"}) is None
+    await room.settled()
+    seen = room.view_message(0)
+    assert await quick.evict() == 1 and quick.loaded() == []
+    again = await quick.get(room.id)  # the player comes back: as it was
+    assert again is not None and again.view_message(0) == seen
+    await quick.close()
+
+
+async def test_a_new_practice_game_of_a_kind_sets_the_old_one_aside(store: Store) -> None:
+    rooms = Rooms(store)
+    games = [await rooms.create("guerra", {}, G0, position=UNFINISHED) for _ in range(30)]
+    other = await rooms.create("onecard", {}, G0)
+    kept = {r.id for r in rooms.loaded()}
+    assert kept == {games[-1].id, other.id}  # one a kind in memory, however many made
+    first = await rooms.get(games[0].id)  # still there to resume
+    assert first is not None and not first.finished
+    await rooms.close()
+
+
+async def test_a_restart_rebuilds_only_the_live_games(store: Store) -> None:
+    rooms = Rooms(store)
+    old = await rooms.create("guerra", {}, G0, position=UNFINISHED)
+    await rooms.close()
+    later = Rooms(store, Settings(live_seconds=0))  # nothing moved "since now"
+    assert await later.start() == 0 and later.loaded() == []
+    assert await later.get(old.id) is not None  # asked for: reopened from its log
+    await later.close()
+    again = Rooms(store)  # moved within the hour: live
+    assert await again.start() == 1
+    await again.close()
+    live = await store.unfinished(live_since=utcnow() - timedelta(hours=1))
+    assert [g.id for g in live] == [old.id]
 
 
 async def test_a_room_asked_for_lately_stays(store: Store) -> None:

@@ -32,7 +32,10 @@ class Helpers:
 
     @staticmethod
     def room(client: TestClient, game_id: str) -> Any:
-        return client.app.state.hall.rooms._rooms[game_id]  # type: ignore[attr-defined]
+        """The game's room, opened from its log if it is not in memory (set aside)."""
+        rooms = client.app.state.hall.rooms  # type: ignore[attr-defined]
+        assert client.portal is not None
+        return client.portal.call(rooms.get, game_id)
 
 
 @pytest.fixture

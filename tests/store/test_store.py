@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.store import StaleWrite, Store, migrate
+from tapete.store import StaleWrite, Store, migrate, utcnow
 
 
 async def test_games_and_their_log(any_db: str) -> None:
@@ -28,6 +30,9 @@ async def test_games_and_their_log(any_db: str) -> None:
             await store.append_move(rec.id, 4, 0, {"type": "turn"}, None)
         assert [(m.n, m.seat) for m in await store.moves(rec.id)] == [(1, 0), (2, 1)]
         assert [g.id for g in await store.unfinished()] == [rec.id]
+        recent = utcnow() - timedelta(minutes=5)  # moved a moment ago: live
+        assert [g.id for g in await store.unfinished(live_since=recent)] == [rec.id]
+        assert await store.unfinished(live_since=utcnow() + timedelta(minutes=5)) == []
         await store.append_move(rec.id, 3, 0, {"type": "turn"}, {"winner": 0})
         done = await store.game(rec.id)
         assert done is not None and done.status == "finished" and done.outcome == {"winner": 0}
