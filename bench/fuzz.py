@@ -69,14 +69,15 @@ def rss(pid: int) -> int:
 class Server:
     """A ``tapete serve`` of our own, on loopback."""
 
-    def __init__(self, work: Path) -> None:
+    def __init__(self, work: Path, *flags: str) -> None:
+        work.mkdir(parents=True, exist_ok=True)
         self.db = work / "fuzz.db"
         self.log = work / "server.log"
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws"
         command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--test-api", "--bot-pace", "0"]
+        command += ["--db", str(self.db), "--test-api", "--bot-pace", "0", *flags]
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -352,15 +353,20 @@ async def creation(server: Server) -> None:
 
 async def main_async(args: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-fuzz-"))
-    server = Server(work)
+    many = ["--limit", "games_per_minute_guest=1000000 games_per_minute_address=1000000"]
+    server = Server(work / "probes", *many)  # the probes make many games on purpose
     try:
         await stalls(server, args.games, args.seed)
         await fuzz(server, args.messages, args.seed)
         await slow_client(server)
-        await creation(server)
         print(f"tracebacks in the server log: {server.tracebacks()} ({server.log})")
     finally:
         server.stop()
+    limited = Server(work / "limits")  # the limits as shipped
+    try:
+        await creation(limited)
+    finally:
+        limited.stop()
 
 
 def main() -> None:
