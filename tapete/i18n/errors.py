@@ -37,6 +37,11 @@ COMMON: Final = {
     "busy": N_("La sala está ocupada; inténtalo de nuevo."),
     "no_hints": N_("Este juego no da pistas."),
     "no_hints_online": N_("En una partida con amigos no hay pistas."),
+    "cross_site": N_(
+        "Esta petición llega desde otra web y no la aceptamos: vuelve a Tapete y hazlo desde "
+        "sus páginas."
+    ),
+    "too_large": N_("La petición es demasiado grande."),
 }
 """The codes every game and the socket share → Spanish message ids."""
 FALLBACK: Final = N_("Ese movimiento no está permitido.")

@@ -9,6 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.games.protocol import IllegalMove
 from tapete.rooms import error
+from tapete.server.bodies import read_json
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of, playable
 
@@ -25,7 +26,7 @@ class Api:
         if found is None:
             return JSONResponse(error("not_your_game", lang), status_code=404)
         try:
-            body = await request.json()
+            body = await read_json(request, self.hall.limits.json_depth)
         except ValueError:
             return JSONResponse(error("bad_json", lang), status_code=400)
         body = body if isinstance(body, dict) else {}
