@@ -49,8 +49,9 @@ class Api:
         except IllegalMove as exc:
             words = found.game.describe(exc, lang)
             return JSONResponse(error(exc.code, lang, words), status_code=400)
-        except (KeyError, ValueError, TypeError) as exc:  # a test position that makes no sense
-            return JSONResponse(error("bad_config", lang, field=str(exc)[:80]), status_code=400)
+        except (KeyError, ValueError, TypeError):  # a test position that makes no sense
+            words = found.game.describe(IllegalMove("bad_config", field="position"), lang)
+            return JSONResponse(error("bad_config", lang, words), status_code=400)
         return JSONResponse({"id": room.id, "url": f"/partida/{room.id}"}, status_code=201)
 
     async def game(self, request: Request) -> Response:
