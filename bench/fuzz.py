@@ -45,10 +45,8 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tapete.registry import REGISTRY  # noqa: E402
-from tapete.store import Store, default_url  # noqa: E402
+from tapete.registry import REGISTRY
+from tapete.store import Store, default_url
 
 KINDS = ("guerra", "onecard", "rummy", "peaje")
 PEAJE = {"variant": "cooperativo", "players": 3}

@@ -35,6 +35,7 @@ from msgspec.structs import force_setattr
 
 from tapete.cards import SUITS, Card, format_cards, full_deck, parse_cards
 from tapete.games import peaje as _rules
+from tapete.games.names import clean_text
 from tapete.games.protocol import (
     JSON,
     Clock,
@@ -85,6 +86,8 @@ TOLL_SUGGESTIONS: Final = (
 first is the default. Never alcohol."""
 TOLL_LENGTH: Final = 80
 """The longest toll text."""
+NAME_LENGTH: Final = 24
+"""A player's name, at most (as a room's)."""
 
 
 Variant = Literal["solitario", "dos", "rapidos", "cooperativo", "patata"]
@@ -139,8 +142,8 @@ class Config(Options, frozen=True):
         low, high = VARIANTS[self.variant]
         if not low <= len(players) <= high:
             raise ValueError(f"players: {low}–{high}")
-        force_setattr(self, "players", tuple(p.strip()[:24] for p in players))
-        toll = self.toll.strip()
+        force_setattr(self, "players", tuple(clean_text(p, NAME_LENGTH) for p in players))
+        toll = clean_text(self.toll, TOLL_LENGTH)
         if not toll:
             raise ValueError("toll: empty")
         force_setattr(self, "toll", toll)

@@ -24,11 +24,14 @@ a field whose type has ``from_wire``/``to_wire`` (a card, a tile) is coded by th
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, get_args
 
 import msgspec
+import msgspec.inspect
 
 Event = dict[str, Any]
 JSON = dict[str, Any]
@@ -93,6 +96,22 @@ def _path(err: msgspec.ValidationError) -> str:
 
 
 _ENCODER = msgspec.json.Encoder(enc_hook=_enc_hook)
+
+
+@functools.cache
+def option_titles(options: type) -> dict[str, str]:
+    """Each option of an options struct by its title on the setup page (a message id)."""
+    info = msgspec.inspect.type_info(options)
+    out: dict[str, str] = {}
+    for f in getattr(info, "fields", ()):
+        t = f.type
+        while isinstance(t, msgspec.inspect.Metadata):
+            title = (t.extra_json_schema or {}).get("title")
+            if isinstance(title, str):
+                out[f.name] = title
+                break
+            t = t.type
+    return out
 
 
 def _builtins(value: Any) -> Any:
@@ -368,7 +387,16 @@ class GameSpec(Generic[C, S, M]):
         return self.moves.encode(move)
 
     def describe(self, exc: IllegalMove, lang: str) -> str:
-        """A refusal of this game in the player's words."""
-        from tapete.i18n.errors import describe
+        """A refusal of this game in the player's words; a wrong option (``bad_config``)
+        named by its title on the setup page, never by the codec's own text."""
+        from tapete.i18n import text
+        from tapete.i18n.errors import FIELDS, describe
 
+        if exc.code == "bad_config":
+            root = re.split(r"[\[.]", str(exc.params.get("field", "")), maxsplit=1)[0]
+            title = option_titles(self.config.type).get(root) or FIELDS.get(root)
+            if title is None:
+                return describe("bad_config_any", lang)
+            words = text(self.key, lang, title)
+            return describe(exc.code, lang, self.key, self.messages, None, field=words)
         return describe(exc.code, lang, self.key, self.messages, self.params, **exc.params)

@@ -24,6 +24,7 @@ COMMON: Final = {
     "unknown_move": N_("Ese movimiento no existe en este juego."),
     "bad_move": N_("Movimiento mal formado ({field})."),
     "bad_config": N_("Opción no válida: {field}."),
+    "bad_config_any": N_("Alguna de las opciones no es válida."),
     "bad_json": N_("El mensaje no es JSON válido."),
     "bad_message": N_("Mensaje no válido: {detail}."),
     "unknown_type": N_("Tipo de mensaje desconocido: «{type}»."),
@@ -38,9 +39,22 @@ COMMON: Final = {
     "no_hints": N_("Este juego no da pistas."),
     "no_hints_online": N_("En una partida con amigos no hay pistas."),
     "too_many_games": N_("Demasiadas partidas nuevas seguidas: espera un minuto."),
+    "cross_site": N_(
+        "Esta petición llega desde otra web y no la aceptamos: vuelve a Tapete y hazlo desde "
+        "sus páginas."
+    ),
+    "too_large": N_("La petición es demasiado grande."),
 }
 """The codes every game and the socket share → Spanish message ids."""
 FALLBACK: Final = N_("Ese movimiento no está permitido.")
+FIELDS: Final = {
+    "level": N_("Nivel"),
+    "clock": N_("Tiempo por turno"),
+    "players": N_("Jugadores"),
+    "game": N_("Juego"),
+    "position": N_("Posición de prueba"),
+}
+"""What ``bad_config`` names besides a game's own options (whose titles the game gives)."""
 
 ParamNamer = Callable[[str, Any, Callable[[str], str]], str]
 

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from tapete.games.names import clean_text
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
@@ -90,12 +91,11 @@ class _Act:
 
 
 def clean_name(name: object) -> str | None:
-    """A display name as typed: trimmed, at most 24 characters, no control characters;
-    None if nothing is left."""
+    """A display name as typed: trimmed, at most 24 characters, no control or bidi
+    characters, NFC (:func:`~tapete.games.names.clean_text`); None if nothing is left."""
     if not isinstance(name, str):
         return None
-    text = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH].strip()
-    return text or None
+    return clean_text(name, NAME_LENGTH) or None
 
 
 class Lobby:
@@ -466,7 +466,9 @@ def check_options(kind: str, data: Any) -> dict[str, Any]:
     clock = data.get("clock", default)
     if online.turn_clocks:
         allowed = set(online.turn_clocks)
-        if clock not in allowed or isinstance(clock, bool):
+        if isinstance(clock, bool) or not isinstance(clock, int | float | None):
+            raise IllegalMove("bad_config", field="clock")
+        if clock not in allowed:
             raise IllegalMove("bad_config", field="clock")
     else:
         clock = default

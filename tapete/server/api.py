@@ -9,6 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.games.protocol import IllegalMove
 from tapete.rooms import error
+from tapete.server.bodies import read_json
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of, playable
 
@@ -25,7 +26,7 @@ class Api:
         if found is None:
             return JSONResponse(error("not_your_game", lang), status_code=404)
         try:
-            body = await request.json()
+            body = await read_json(request, self.hall.limits.json_depth)
         except ValueError:
             return JSONResponse(error("bad_json", lang), status_code=400)
         body = body if isinstance(body, dict) else {}
@@ -50,8 +51,9 @@ class Api:
         except IllegalMove as exc:
             words = found.game.describe(exc, lang)
             return JSONResponse(error(exc.code, lang, words), status_code=400)
-        except (KeyError, ValueError, TypeError) as exc:  # a test position that makes no sense
-            return JSONResponse(error("bad_config", lang, field=str(exc)[:80]), status_code=400)
+        except (KeyError, ValueError, TypeError):  # a test position that makes no sense
+            words = found.game.describe(IllegalMove("bad_config", field="position"), lang)
+            return JSONResponse(error("bad_config", lang, words), status_code=400)
         return JSONResponse({"id": room.id, "url": f"/partida/{room.id}"}, status_code=201)
 
     async def game(self, request: Request) -> Response:

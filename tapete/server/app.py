@@ -12,15 +12,20 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.types import Scope
 
+from tapete.i18n.errors import describe
 from tapete.rooms import Settings
 from tapete.server.api import Api
 from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
 from tapete.server.limits import Limits
+from tapete.server.origin import EdgeMiddleware
 from tapete.server.pages import Pages
-from tapete.server.render import Renderer
+from tapete.server.render import Renderer, lang_of
 from tapete.server.rooms import RoomPages
 from tapete.server.socket import Sockets
 from tapete.server.state import Hall
@@ -67,8 +72,24 @@ def create_app(
         Route("/{kind}/guia", pages.guide),
         Route("/{kind}/guia/{page}", pages.guide),
     ]
+
+    def refuse(scope: Scope, code: str, status: int) -> Response:
+        """The edge's refusal in the player's language: JSON for the API and for scripts,
+        a page for a browser's form."""
+        request = Request(scope)
+        lang = lang_of(request)
+        words = describe(code, lang)
+        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
+            "accept", ""
+        ):
+            body = {"type": "error", "code": code, "error": code, "message": words}
+            return JSONResponse(body, status_code=status)
+        return pages.render(request, "refused.html", status=status, message=words)
+
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(GuestMiddleware, guests=lambda: hall.guests)
+    # outermost last: the edge refuses before a guest cookie is made
+    app.add_middleware(GuestMiddleware, guests=lambda: hall.guests, limits=lambda: hall.limits)
+    app.add_middleware(EdgeMiddleware, limits=lambda: hall.limits, refuse=refuse)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.hall = hall
     return app

@@ -1,18 +1,24 @@
 """Guest identity: no login, a random id kept in a signed cookie.
 
 A pure ASGI middleware, so the same identity reaches pages and the WebSocket.
-A request without a valid cookie gets a new guest id; pages set the cookie.
+A request without a valid cookie gets a new guest id; pages set the cookie
+(``HttpOnly; SameSite=Lax``, ``Secure`` over HTTPS). The token carries the time it was
+issued, so tokens issued before a given moment can be refused (a leaked cookie rotated);
+tokens from before issue times existed still read, and are reissued with one.
 """
 
 from __future__ import annotations
 
 import secrets
-from http.cookies import SimpleCookie
+from collections.abc import Callable
 from typing import Any
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tapete.server.limits import Limits
+from tapete.server.origin import cross_site_subresource, is_https
 
 COOKIE = "tapete_guest"
 LANG_COOKIE = "tapete_lang"
@@ -20,60 +26,118 @@ MAX_AGE = 400 * 24 * 3600
 
 
 class Guests:
-    def __init__(self, secret: str) -> None:
-        self.serializer = URLSafeSerializer(secret, salt="guest")
+    """Signs and reads guest tokens. ``not_before`` (a Unix time) refuses every token issued
+    earlier; untimed tokens (from before tokens had a time) read unless it is set."""
+
+    def __init__(self, secret: str, not_before: float = 0.0) -> None:
+        self.serializer = URLSafeTimedSerializer(secret, salt="guest")
+        self.untimed = URLSafeSerializer(secret, salt="guest")
+        self.not_before = not_before
 
     def sign(self, guest_id: str) -> str:
         return str(self.serializer.dumps(guest_id))
 
     def read(self, token: str | None) -> str | None:
+        return self.read_token(token)[0]
+
+    def read_token(self, token: str | None) -> tuple[str | None, bool]:
+        """The guest id in ``token`` (or None), and whether it should be reissued (an
+        untimed token)."""
         if not token:
-            return None
+            return None, False
         try:
-            value = self.serializer.loads(token)
+            value, issued = self.serializer.loads(token, max_age=MAX_AGE, return_timestamp=True)
+            stale = False
+            if issued.timestamp() < self.not_before:
+                return None, False
         except BadSignature:
-            return None
-        return value if isinstance(value, str) and 8 <= len(value) <= 32 else None
+            if self.not_before:
+                return None, False
+            try:
+                value = self.untimed.loads(token)
+            except BadSignature:
+                return None, False
+            stale = True
+        ok = isinstance(value, str) and 8 <= len(value) <= 32
+        return (value, stale) if ok else (None, False)
+
+
+def cookie_pairs(scope: Scope) -> list[tuple[str, str]]:
+    """Every ``name=value`` of the request's ``Cookie`` headers, in order.
+
+    Tolerant: a pair that does not parse (another site's JSON value, spaces, quotes) is
+    skipped and the others kept (``http.cookies`` would drop the whole header).
+
+    >>> cookie_pairs({"headers": [(b"cookie", b'x={"a": 1, "b"}; tapete_guest=abc; ;y')]})
+    [('x', '{"a": 1, "b"}'), ('tapete_guest', 'abc')]
+    """
+    pairs: list[tuple[str, str]] = []
+    for name, value in scope.get("headers", []):
+        if name != b"cookie":
+            continue
+        for part in value.decode("latin-1").split(";"):
+            key, eq, val = part.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                continue
+            val = val.strip()
+            if len(val) >= 2 and val[0] == val[-1] == '"':
+                val = val[1:-1]
+            pairs.append((key, val))
+    return pairs
 
 
 def cookies_of(scope: Scope) -> dict[str, str]:
-    for name, value in scope.get("headers", []):
-        if name == b"cookie":
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(value.decode("latin-1"))
-            except Exception:
-                return {}
-            return {k: m.value for k, m in jar.items()}
-    return {}
+    """The request's cookies by name (the first of a name wins)."""
+    out: dict[str, str] = {}
+    for key, val in cookie_pairs(scope):
+        out.setdefault(key, val)
+    return out
+
+
+def guest_cookie(token: str, secure: bool) -> str:
+    flags = "; Secure" if secure else ""
+    return f"{COOKIE}={token}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax{flags}"
 
 
 class GuestMiddleware:
     """Puts ``scope["state"]["guest"]`` (an id, or None on a socket without a cookie)."""
 
-    def __init__(self, app: ASGIApp, guests: Any) -> None:
+    def __init__(
+        self, app: ASGIApp, guests: Callable[[], Any], limits: Callable[[], Limits] = Limits
+    ) -> None:
         self.app = app
         self.guests = guests
+        self.limits = limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         guests: Guests = self.guests()
-        guest = guests.read(cookies_of(scope).get(COOKIE))
-        new = guest is None and scope["type"] == "http"
+        guest: str | None = None
+        reissue = False
+        for key, token in cookie_pairs(scope):  # a cookie tossed in beside ours: the valid one
+            if key == COOKIE:
+                guest, reissue = guests.read_token(token)
+                if guest is not None:
+                    break
+        http = scope["type"] == "http"
+        new = guest is None and http
         if new:
             guest = secrets.token_hex(12)
+        # another site's image or fetch of us: it may see a page, never get a cookie
+        issue = http and (new or reissue) and not cross_site_subresource(scope)
         scope.setdefault("state", {})["guest"] = guest
+        secure = is_https(scope, self.limits())
 
         async def send_with_cookie(message: Message) -> None:
-            if new and message["type"] == "http.response.start":
+            if issue and message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers.append(
-                    "set-cookie",
-                    f"{COOKIE}={guests.sign(str(guest))}; Path=/; Max-Age={MAX_AGE}; "
-                    "HttpOnly; SameSite=Lax",
-                )
+                headers.append("set-cookie", guest_cookie(guests.sign(str(guest)), secure))
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+__all__ = ["COOKIE", "LANG_COOKIE", "GuestMiddleware", "Guests", "cookie_pairs", "cookies_of"]

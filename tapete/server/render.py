@@ -20,6 +20,8 @@ from starlette.websockets import WebSocket
 from tapete.i18n import SHARED, accept_language, number, percent, pick_lang, translations
 from tapete.server.assets import static
 from tapete.server.guests import LANG_COOKIE, cookies_of
+from tapete.server.limits import Limits
+from tapete.server.origin import is_https
 
 HERE = Path(__file__).parent
 _current: contextvars.ContextVar[Translations] = contextvars.ContextVar("translations")
@@ -91,7 +93,11 @@ class Renderer:
             _current.reset(token)
             _lang.reset(lang_token)
         if request.query_params.get("lang") in ("es", "en"):
-            response.set_cookie(LANG_COOKIE, lang, max_age=400 * 24 * 3600, samesite="lax")
+            hall = getattr(request.app.state, "hall", None)
+            secure = is_https(request.scope, hall.limits if hall is not None else Limits())
+            response.set_cookie(
+                LANG_COOKIE, lang, max_age=400 * 24 * 3600, samesite="lax", secure=secure
+            )
         response.headers.setdefault("content-language", lang)
         response.headers.setdefault("vary", "Accept-Language, Cookie")
         return response

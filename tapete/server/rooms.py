@@ -26,6 +26,7 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, js_strings, text
 from tapete.rooms.lobby import MESSAGES, Lobby, clean_name, lobby_error
 from tapete.server import forms
+from tapete.server.bodies import loads, read_json
 from tapete.server.limits import Throttle
 from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
@@ -52,6 +53,13 @@ class RoomPages:
         self.pages = pages
         self.by_guest = Throttle(WRONG_BY_GUEST, WINDOW)
         self.by_address = Throttle(WRONG_BY_ADDRESS, WINDOW)
+
+    def link(self, request: Request, code: str) -> str:
+        """The room's link to share: on the hall's public origin (the first of
+        ``Limits.origins``) when there is one, else as this request reached the hall."""
+        origins = self.hall.limits.origins
+        base = origins[0] if origins else str(request.base_url)
+        return f"{base.rstrip('/')}/sala/{code}"
 
     # looking rooms up by code, slowly for those who guess
 
@@ -80,7 +88,7 @@ class RoomPages:
         lang = lang_of(request)
         assert guest is not None
         try:
-            body = await request.json()
+            body = await read_json(request, self.hall.limits.json_depth)
         except ValueError:
             return JSONResponse(refusal("bad_json", lang), status_code=400)
         body = body if isinstance(body, dict) else {}
@@ -117,9 +125,10 @@ class RoomPages:
         if isinstance(found, str):
             return JSONResponse(refusal(found, lang), status_code=STATUS[found])
         try:
-            body = await request.json()
+            raw = await request.body()
+            body = loads(raw, self.hall.limits.json_depth) if raw.strip() else {}
         except ValueError:
-            body = {}
+            return JSONResponse(refusal("bad_json", lang), status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
         reply = await found.act(guest, {"action": "take", "name": name}, lang)
         if reply is not None:
@@ -155,7 +164,7 @@ class RoomPages:
             **self._summary(lobby, lang),
             room=lobby.state(guest),
             code=lobby.code,
-            link=str(request.url_for("room_page", code=lobby.code)),
+            link=self.link(request, lobby.code),
             your_name=name or "",
             strings=js_strings(lang, lobby.spec.key),
             clocks=list(lobby.online.turn_clocks) if lobby.online else [],
@@ -185,7 +194,7 @@ class RoomPages:
         code = request.path_params["code"]
         if not (isinstance(code, str) and len(code) == 6 and code.isdigit()):
             return Response(status_code=404)
-        link = str(request.url_for("room_page", code=code))
+        link = self.link(request, code)
         buf = io.BytesIO()
         segno.make(link, error="m").save(
             buf, kind="svg", scale=6, border=2, dark="#0f2e1f", xmldecl=False, title=link

@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tapete.rooms import Room, error
 from tapete.rooms.lobby import Lobby, lobby_error
+from tapete.server.origin import socket_allowed
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 
@@ -47,6 +48,9 @@ class Sockets:
         self.hall = hall
 
     async def endpoint(self, ws: WebSocket) -> None:
+        if not socket_allowed(ws.scope, self.hall.limits):  # another site's page (4003)
+            await ws.close(code=4003)
+            return
         await ws.accept()
         conn = Conn(guest_of(ws), lang_of(ws), asyncio.Queue())
 

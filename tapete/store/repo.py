@@ -6,6 +6,7 @@ game's new version and status) before the room tells anyone about it.
 
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,7 +15,9 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import delete, event, or_, select, update
+from sqlalchemy import delete, event, make_url, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -42,8 +45,30 @@ def async_url(url: str) -> str:
     return url
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of an SQLite URL (None for another database, or one in memory)."""
+    made = make_url(url)
+    if made.get_backend_name() != "sqlite" or made.database in (None, "", ":memory:"):
+        return None
+    return Path(made.database)
+
+
+def private_file(url: str) -> None:
+    """An SQLite database holds the key that signs guest cookies: its file (and its
+    journal's) is its owner's only, mode 0600, made so before anything is written."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if file.exists():
+            file.chmod(0o600)
+
+
 def migrate(url: str) -> None:
     """Bring the database to the newest schema (runs on every start)."""
+    private_file(url)
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", sync_url(url))
@@ -157,10 +182,16 @@ class Store:
                 s.add(row)
             return row.value
 
+    def _insert_guest(self) -> Any:
+        """``INSERT INTO guests`` in the database's own dialect (for ``ON CONFLICT``)."""
+        if self.engine.dialect.name == "postgresql":
+            return postgresql_insert(Guest)
+        return sqlite_insert(Guest)
+
     async def ensure_guest(self, guest_id: str) -> None:
+        """The guest exists: one statement, so requests racing on a first visit all pass."""
         async with self.sessions.begin() as s:
-            if await s.get(Guest, guest_id) is None:
-                s.add(Guest(id=guest_id))
+            await s.execute(self._insert_guest().values(id=guest_id).on_conflict_do_nothing())
 
     # games
 
@@ -267,11 +298,10 @@ class Store:
 
     async def set_guest_name(self, guest_id: str, name: str) -> None:
         async with self.sessions.begin() as s:
-            row = await s.get(Guest, guest_id)
-            if row is None:
-                s.add(Guest(id=guest_id, name=name))
-            else:
-                row.name = name
+            insert = self._insert_guest().values(id=guest_id, name=name)
+            await s.execute(
+                insert.on_conflict_do_update(index_elements=["id"], set_={"name": name})
+            )
 
     # private rooms
 

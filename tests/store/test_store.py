@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import secrets
 from datetime import timedelta
 
 import pytest
@@ -58,3 +60,25 @@ def test_the_hall_runs_on_either_database(any_db: str) -> None:
         assert cookie is not None
     with TestClient(create_app(any_db), cookies={"tapete_guest": cookie}) as c2:
         assert c2.get(f"/api/partidas/{game_id}").json()["version"] == 2
+
+
+async def test_a_new_guest_arriving_three_times_at_once_is_one_guest(any_db: str) -> None:
+    """Three «Jugar» at once from a first visit: each makes sure the guest exists, none
+    fails (an insert that does nothing if another got there first), and so do the names."""
+    migrate(any_db)
+    store = Store(any_db)
+    try:
+        for _ in range(5):
+            guest = secrets.token_hex(12)
+            await asyncio.gather(*(store.ensure_guest(guest) for _ in range(3)))
+            await asyncio.gather(
+                *(store.set_guest_name(guest, n) for n in ("Ana", "Ana", "Ana")),
+                *(
+                    store.create_game("guerra", {}, 1, [{"kind": "human", "guest": guest}], guest)
+                    for _ in range(3)
+                ),
+            )
+            assert await store.guest_name(guest) == "Ana"
+            assert len(await store.games_of(guest)) == 3
+    finally:
+        await store.close()

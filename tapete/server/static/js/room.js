@@ -1,9 +1,9 @@
 // A private room before its game: who sits where, the code to share, the host's options.
 // The server decides everything; this page shows the room's state (`lobby` messages) and
 // sends the actions. When a game starts the page reloads into the table.
-import { $, _, ngettext, toast } from "./ui.js";
+import { $, _, ngettext, pageData, toast } from "./ui.js";
 
-const data = window.TAPETE_ROOM;
+const data = pageData("tapete-room");
 const code = document.getElementById("room").dataset.room;
 let room = data.room;
 let ws = null;

@@ -1,10 +1,17 @@
 // What every table page shares: the message catalog, element lookup, the error toast.
 //
-// A message id is the Spanish text; the server puts the page's translations in
-// window.TAPETE_STRINGS ({id: text}, {id: [forms]} for plurals; nothing in Spanish).
-// `tapete catalogs update` finds every _("…") and ngettext("…", "…", n) here.
+// A message id is the Spanish text; the server puts the page's translations in a JSON
+// block, <script type="application/json" id="tapete-strings"> ({id: text}, {id: [forms]}
+// for plurals; nothing in Spanish): data, not script, so the page's CSP allows no inline
+// script at all. `tapete catalogs update` finds every _("…") and ngettext("…", "…", n) here.
 
-const STRINGS = window.TAPETE_STRINGS || {};
+/** The JSON a page puts in its <script type="application/json" id=…> block (null if none). */
+export function pageData(id) {
+  const el = document.getElementById(id);
+  return el ? JSON.parse(el.textContent) : null;
+}
+
+const STRINGS = pageData("tapete-strings") || {};
 export const LANG = document.documentElement.lang || "es";
 
 /** Fill {placeholders} in a text that is already in the page's language. */
