@@ -59,7 +59,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_ping_interval=limits.socket_ping_seconds,
         ws_ping_timeout=limits.socket_ping_seconds,
         server_header=False,
-        forwarded_allow_ips=",".join(limits.trusted_proxies) or "127.0.0.1",
+        proxy_headers=bool(limits.trusted_proxies),  # X-Forwarded-* from trusted proxies only
+        forwarded_allow_ips=",".join(limits.trusted_proxies) or None,
     )
     return 0
 
