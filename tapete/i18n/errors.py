@@ -37,6 +37,7 @@ COMMON: Final = {
     "busy": N_("La sala está ocupada; inténtalo de nuevo."),
     "no_hints": N_("Este juego no da pistas."),
     "no_hints_online": N_("En una partida con amigos no hay pistas."),
+    "too_fast": N_("Demasiados mensajes seguidos; espera un momento."),
 }
 """The codes every game and the socket share → Spanish message ids."""
 FALLBACK: Final = N_("Ese movimiento no está permitido.")

@@ -71,4 +71,5 @@ def create_app(
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.hall = hall
+    app.state.sockets = sockets
     return app
