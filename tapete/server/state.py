@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -22,8 +23,13 @@ log = logging.getLogger(__name__)
 class Hall:
     def __init__(self, url: str, settings: Settings, limits: Limits | None = None) -> None:
         self.url = url
-        self.settings = settings
         self.limits = limits or Limits()
+        self.settings = replace(
+            settings,
+            hint_threads=self.limits.hint_threads,
+            hints_per_minute=self.limits.hints_per_minute,
+        )
+        """How rooms run, with the limits that are theirs to keep (hints)."""
         self.store: Store | None = None
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
