@@ -69,7 +69,12 @@ def _dec_hook(tp: type, obj: Any) -> Any:
     from_wire = getattr(tp, "from_wire", None)
     if from_wire is None:
         raise NotImplementedError(f"no wire format for {tp!r}")
-    return from_wire(obj)
+    try:
+        return from_wire(obj)
+    except (IllegalMove, TypeError, ValueError):
+        raise  # msgspec makes them a ValidationError, at the field
+    except Exception as exc:  # a reader that fails otherwise is refused at its field too
+        raise ValueError(f"not a {tp.__name__}: {type(exc).__name__}") from exc
 
 
 def _enc_hook(obj: Any) -> Any:
@@ -169,6 +174,16 @@ class Codec(Generic[T]):
         """Options are frozen and few: their JSON is written once (every view carries it)."""
 
     def decode(self, data: Any) -> T:
+        """``data`` read as a value of the type; anything else raises :class:`IllegalMove`
+        and nothing but it (a field's own reader that fails otherwise refuses that field)."""
+        try:
+            return self._decode(data)
+        except IllegalMove:
+            raise
+        except Exception as exc:  # a field's reader or a check that failed in its own way
+            raise IllegalMove(self.error, field=type(exc).__name__) from None
+
+    def _decode(self, data: Any) -> T:
         tp = self.type
         if self.tags:
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):

@@ -44,6 +44,7 @@ COMMON: Final = {
         "sus páginas."
     ),
     "too_large": N_("La petición es demasiado grande."),
+    "too_fast": N_("Demasiados mensajes seguidos; espera un momento."),
 }
 """The codes every game and the socket share → Spanish message ids."""
 FALLBACK: Final = N_("Ese movimiento no está permitido.")

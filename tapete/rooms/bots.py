@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from tapete.games.protocol import IllegalMove
@@ -19,6 +21,22 @@ if TYPE_CHECKING:
     from tapete.rooms.room import Room
 
 log = logging.getLogger(__name__)
+
+_HINT_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+HINT_WINDOW = 60.0
+"""Seconds over which ``Settings.hints_per_minute`` counts a seat's hints."""
+
+
+def hint_pool(threads: int) -> ThreadPoolExecutor:
+    """The threads that compute hints (``threads`` of them), shared by every room that asks
+    for as many: a bot's decision runs on asyncio's default pool, so hints never keep a bot
+    waiting, and many hints at once wait for each other rather than take every thread."""
+    threads = max(1, threads)
+    pool = _HINT_POOLS.get(threads)
+    if pool is None:
+        pool = _HINT_POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="tapete-hint")
+    return pool
 
 
 class BotDriver:
@@ -38,6 +56,10 @@ class BotDriver:
         """Human seats whose player left the game: a bot plays them to its end."""
         self.away: set[int] = set()
         """Human seats whose player dropped and did not come back within the grace."""
+        self.hinting: set[int] = set()
+        """Seats whose hint is being computed (one at a time each)."""
+        self.hinted: dict[int, deque[float]] = {}
+        """Seat → when (loop time) it was last given hints, within the last minute."""
         self._watchdog: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -244,7 +266,9 @@ class BotDriver:
 
     async def hint(self, guest: str | None, lang: str = "es") -> Message:
         """The move the game's hint level would make for this player now (Rummy's expert),
-        computed off the loop; the page shows it, nothing is played."""
+        computed on the hints' own threads (:func:`hint_pool`); the page shows it, nothing is
+        played. One seat gets one hint at a time and ``hints_per_minute`` at most: past
+        that, ``too_fast``."""
         room = self.room
         seat = room.seat_of(guest)
         if seat is None:
@@ -254,9 +278,29 @@ class BotDriver:
             return error("unknown_type", lang, type="hint")
         if room.online:  # the expert's play would be an unfair help among friends
             return error("no_hints_online", lang)
+        if seat in self.hinting or not self._hint_allowed(seat):
+            return error("too_fast", lang)
+        await room.durable()
         if seat not in room.game.actors(room.state):
             return error("not_your_turn", lang)
-        view = room.game.view(room.state, seat)
-        decision = await asyncio.to_thread(bots.choose, view, bots.hint)
+        view, version = room.game.view(room.state, seat), room.version
+        self.hinting.add(seat)
+        try:
+            loop = asyncio.get_running_loop()
+            pool = hint_pool(room.settings.hint_threads)
+            decision = await loop.run_in_executor(pool, bots.choose, view, bots.hint)
+        finally:
+            self.hinting.discard(seat)
         move = decision[0] if decision is not None else None
-        return {"type": "hint", "version": room.version, "move": move}
+        return {"type": "hint", "version": version, "move": move}
+
+    def _hint_allowed(self, seat: int) -> bool:
+        """Count a hint for ``seat``, unless it had ``hints_per_minute`` in the last minute."""
+        now = asyncio.get_running_loop().time()
+        times = self.hinted.setdefault(seat, deque())
+        while times and times[0] <= now - HINT_WINDOW:
+            times.popleft()
+        if len(times) >= self.room.settings.hints_per_minute:
+            return False
+        times.append(now)
+        return True

@@ -40,15 +40,21 @@ class Settings:
     live_seconds: float = 3600.0
     """On start, only the practice games moved in this long are rebuilt (and every game of
     a private room); the others reopen when asked for."""
+    hint_threads: int = 1
+    """Threads that compute hints, shared by every room (bots never wait on them)."""
+    hints_per_minute: int = 20
+    """Hints one seat may ask for in any minute (and one at a time)."""
 
 
 @dataclass(slots=True)
 class Submit:
-    """A player's move, for the gate."""
+    """A player's move, for the gate: read already (reading touches no state), or the
+    reason it could not be."""
 
     guest: str | None
     version: Any
     move: Any
+    """The move read (a game's move value), or the :class:`IllegalMove` reading raised."""
     future: asyncio.Future[Message | None] = field(repr=False)
     lang: str = "es"
 

@@ -70,6 +70,10 @@ class Room:
         self.bots = BotDriver(self)
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.idle = asyncio.Event()
+        self._durable = asyncio.Event()
+        """Set while the state is what the log holds: cleared from applying a move until it
+        is written (or forgotten), so nobody is shown a move a crash would lose."""
+        self._durable.set()
         self._task: asyncio.Task[None] | None = None
         self._dropped: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         """Human seats of a game among friends with nobody connected: since when (loop time)
@@ -102,14 +106,25 @@ class Room:
         return self.game.new(self.config, self.record.seed)
 
     async def _replay_log(self) -> None:
-        self.state = self._initial()
-        self.version = 0
-        self.stream.history.clear()
-        for logged in await self.store.moves(self.id):
+        """Rebuild the state from the log; it is replaced at once, when the log is read (a
+        reader never sees a half-replayed game)."""
+        moves = await self.store.moves(self.id)
+        state, version, history = self._initial(), 0, []
+        for logged in moves:
             move = self.spec.parse_move(logged.move)
-            events = self.game.apply(self.state, logged.seat, move)
-            self.version = logged.n
-            self.stream.history.append(Logged(logged.n, logged.seat, logged.move, events))
+            events = self.game.apply(state, logged.seat, move)
+            version = logged.n
+            history.append(Logged(logged.n, logged.seat, logged.move, events))
+        self.state, self.version = state, version
+        self.stream.history.clear()
+        self.stream.history.extend(history)
+
+    async def durable(self) -> None:
+        """Wait until the state holds no move that is not yet in the log. Whoever shows the
+        room (a view, a draft's report, a hint) awaits this, then builds what it shows
+        without awaiting anything else."""
+        while not self._durable.is_set():
+            await self._durable.wait()
 
     async def close(self) -> None:
         for _, handle in self._dropped.values():
@@ -335,8 +350,20 @@ class Room:
     ) -> Message | None:
         """Pass a player's move through the gate; returns an error message, or None if applied."""
         future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(Submit(guest, version, move, future, lang))
+        self.queue.put_nowait(Submit(guest, version, self.read_move(move), future, lang))
         return await future
+
+    def read_move(self, data: Any) -> Any:
+        """A move as a player sent it, read before the gate: the move, or the
+        :class:`IllegalMove` that says why it is none (a move only a clock may send is
+        ``unknown_move``). Reading is pure: a malformed move costs the room nothing."""
+        kind = data.get("type") if isinstance(data, dict) else None
+        if isinstance(kind, str) and kind in self.spec.clock_moves:
+            return IllegalMove("unknown_move")
+        try:
+            return self.spec.parse_move(data)
+        except IllegalMove as exc:
+            return exc
 
     async def _run(self) -> None:
         while True:
@@ -348,7 +375,9 @@ class Room:
                 return
             try:
                 if isinstance(item, Submit):
-                    item.future.set_result(await self._gate(item))
+                    reply = await self._gate(item)
+                    if not item.future.done():  # (its sender may have gone meanwhile)
+                        item.future.set_result(reply)
                 elif isinstance(item, BotTurn):
                     await self.bots.turn(item)
                 elif isinstance(item, ClockFire):
@@ -360,7 +389,11 @@ class Room:
                 log.exception("room %s failed on %r", self.id, item)
                 if isinstance(item, Submit) and not item.future.done():
                     item.future.set_result(error("busy", item.lang))
-                await self._replay_log()
+                self._durable.clear()  # what the failure left is shown to nobody
+                try:
+                    await self._replay_log()
+                finally:
+                    self._durable.set()
             self.clocks.sync()
             self.bots.schedule()
 
@@ -377,19 +410,26 @@ class Room:
             err = error("stale_version", sub.lang, got=sub.version, current=self.version)
             err["sync"] = self.view_message(seat)
             return err
-        if isinstance(sub.move, dict) and sub.move.get("type") in self.spec.clock_moves:
-            return {**error("unknown_move", sub.lang), "version": self.version}
         try:
-            move = self.spec.parse_move(sub.move)
-            await self.commit(seat, move)
+            if isinstance(sub.move, IllegalMove):
+                raise sub.move
+            await self.commit(seat, sub.move)
         except IllegalMove as exc:
             return {**self.error(exc.code, sub.lang, **exc.params), "version": self.version}
         return None
 
     async def commit(self, seat: int, move: Any) -> None:
         """Apply ``move`` for ``seat``, commit it to the log, then tell everyone. Raises
-        IllegalMove (nothing changed) or the store's error (the move is forgotten)."""
+        IllegalMove (nothing changed) or the store's error (the move is forgotten). Until the
+        move is written (or forgotten), :meth:`durable` waits."""
         move_json = self.spec.move_json(move)
+        self._durable.clear()
+        try:
+            await self._apply_and_write(seat, move, move_json)
+        finally:
+            self._durable.set()
+
+    async def _apply_and_write(self, seat: int, move: Any, move_json: Message) -> None:
         events = self.game.apply(self.state, seat, move)  # raises IllegalMove, state untouched
         version = self.version + 1
         try:

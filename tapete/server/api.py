@@ -62,6 +62,7 @@ class Api:
         if room is None or room.seat_of(guest) is None:
             return JSONResponse(error("not_your_game", lang_of(request)), status_code=404)
         seat = room.seat_of(guest)
+        await room.durable()
         return JSONResponse(
             {
                 "id": room.id,

@@ -92,4 +92,5 @@ def create_app(
     app.add_middleware(EdgeMiddleware, limits=lambda: hall.limits, refuse=refuse)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.hall = hall
+    app.state.sockets = sockets
     return app

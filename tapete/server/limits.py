@@ -113,3 +113,36 @@ class Throttle:
             for k in list(self._hits)[:10_000]:
                 del self._hits[k]
         return len(hits) >= self.limit
+
+
+class Bucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved; each message takes
+    one, and one that finds none is refused.
+
+    >>> now = [0.0]
+    >>> b = Bucket(rate=1, burst=2, clock=lambda: now[0])
+    >>> b.take(), b.take(), b.take()
+    (True, True, False)
+    >>> now[0] = 1.0
+    >>> b.take(), b.take()
+    (True, False)
+    """
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        """Take a token; False if there is none now."""
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -1,7 +1,10 @@
 """The WebSocket endpoint: parses, forwards typed messages to rooms, sends what they emit.
 
-A connection has one writer task and a queue; the room never waits on a slow client. A
-connection may be in one game (``join``) and in one private room (``enter``) at a time.
+A connection has one writer task and a bounded queue; the room never waits on a slow
+client, and a client that reads too little is closed (4008) rather than queued for without
+end. A connection may be in one game (``join``) and in one private room (``enter``) at a
+time. What one socket may send, and how many one guest or address may have, are the
+hall's :class:`~tapete.server.limits.Limits` (docs/protocol.md, «Limits»).
 """
 
 from __future__ import annotations
@@ -9,30 +12,139 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+import logging
+import re
+import time
+from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from tapete.rooms import Room, error
 from tapete.rooms.lobby import Lobby, lobby_error
+from tapete.server.limits import Bucket, Limits
 from tapete.server.origin import socket_allowed
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 
+log = logging.getLogger(__name__)
+
 MAX_MESSAGE = 4096
 """Largest WebSocket message a client may send, in bytes."""
 
-Out = asyncio.Queue[dict[str, Any] | None]
+CLOSE_TOO_SLOW = 4008
+"""Close code: the client left more unread than its queue holds."""
+CLOSE_TOO_MANY = 4029
+"""Close code: the guest or address already has as many sockets as it may."""
+CLOSE_BROKEN = 1011
+"""Close code: the server failed to send on the socket."""
+CLOSE_WAIT = 5.0
+"""Seconds the writer waits for a close frame to go out before it gives up."""
 
 
-@dataclass(slots=True)
+class BadMessage(ValueError):
+    """A message the socket refuses before any room sees it: a shared error code and its
+    parameters."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def nesting(text: str) -> int:
+    """How deep the JSON in ``text`` nests (brackets inside strings skipped), found without
+    parsing it: a deep message must be refused before :func:`json.loads` recurses.
+
+    >>> nesting('{"a": [1, {"b": "[[["}]}')
+    3
+    >>> nesting("[" * 1000)
+    1000
+    """
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def parse(text: str, max_depth: int) -> dict[str, Any]:
+    """The message in ``text``: a JSON object with a string ``type``, at most
+    ``max_depth`` deep, whose strings are all Unicode (no lone surrogate such as
+    ``"\\ud800"``, which no reply could carry). Raises :class:`BadMessage`.
+
+    >>> parse('{"type": "ping"}', 16)
+    {'type': 'ping'}
+    >>> parse('{"type": "ping", "ref": "\\\\ud800"}', 16)
+    Traceback (most recent call last):
+    tapete.server.socket.BadMessage: bad_message
+    """
+    if len(text) > MAX_MESSAGE:
+        raise BadMessage("bad_message", detail=f"> {MAX_MESSAGE} bytes")
+    if text.count("[") + text.count("{") > max_depth and nesting(text) > max_depth:
+        raise BadMessage("bad_message", detail=f"> {max_depth} levels")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("bad_json") from None
+    if "\\u" in text and not _unicode(msg):
+        raise BadMessage("bad_message", detail="unicode")
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise BadMessage("bad_message", detail="type")
+    return msg
+
+
+def _unicode(value: Any) -> bool:
+    """Whether ``value`` could be written back as UTF-8 (no lone surrogate anywhere)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
 class Conn:
-    guest: str | None
-    lang: str
-    out: Out
-    game: tuple[Room, int] | None = None
-    lobby: tuple[Lobby, int] | None = None
+    """One socket: its guest and language, the game and the room it is in, its rate of
+    messages in, and its queue out, bounded by ``limits``. :meth:`send` (what rooms call)
+    never blocks; :meth:`write`, the writer task, sends the queue in order."""
+
+    def __init__(
+        self,
+        guest: str | None,
+        lang: str,
+        limits: Limits,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.guest = guest
+        self.lang = lang
+        self.limits = limits
+        self.game: tuple[Room, int] | None = None
+        self.lobby: tuple[Lobby, int] | None = None
+        self.out: deque[tuple[str, int, bool]] = deque()
+        """Queued, not yet sent: each message's text, its size in bytes, whether it answers
+        a ``sync``."""
+        self.queued_bytes = 0
+        self.syncs = 0
+        """``sync`` replies queued and not yet sent (at most one)."""
+        self.closed: tuple[int, str] | None = None
+        """The close code and reason, once the connection is closing."""
+        self.gone = False
+        """The peer went away: nothing more can be sent."""
+        self.bucket = Bucket(limits.socket_rate, limits.socket_burst, clock)
+        self._ready = asyncio.Event()
+        self._sending: asyncio.Task[None] | None = None
 
     def leave(self) -> None:
         if self.game is not None:
@@ -42,50 +154,155 @@ class Conn:
             self.lobby[0].leave_conn(self.lobby[1])
             self.lobby = None
 
+    def send(self, message: dict[str, Any], sync: bool = False) -> None:
+        """Queue ``message``; past the queue's limits the connection is closed instead
+        (:data:`CLOSE_TOO_SLOW`), its queue dropped."""
+        if self.closed is not None:
+            return
+        text = encode(message)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        limits = self.limits
+        if (
+            len(self.out) >= limits.socket_queue_messages
+            or self.queued_bytes + size > limits.socket_queue_bytes
+        ):
+            self.close(CLOSE_TOO_SLOW, "too much unread")
+            return
+        self.out.append((text, size, sync))
+        self.queued_bytes += size
+        self.syncs += sync
+        self._ready.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection: leave its game and room, drop what is queued, and have the
+        writer send the close frame (a send stuck on a client that does not read is
+        abandoned)."""
+        if self.closed is not None:
+            return
+        self.closed = (code, reason)
+        self.out.clear()
+        self.queued_bytes = self.syncs = 0
+        self.leave()
+        self._ready.set()
+        if self._sending is not None:
+            self._sending.cancel()
+
+    async def _next(self) -> tuple[str, int, bool] | None:
+        while not self.out and self.closed is None:
+            self._ready.clear()
+            await self._ready.wait()
+        if self.closed is not None:
+            return None
+        item = self.out.popleft()
+        self.queued_bytes -= item[1]
+        return item
+
+    async def write(self, ws: WebSocket) -> None:
+        """The writer task: send what is queued, in order, until the connection closes, then
+        close the socket with its code. A send that fails closes the connection
+        (:data:`CLOSE_BROKEN`)."""
+        while (item := await self._next()) is not None:
+            text, _, sync = item
+            if not await self._send(ws, text):
+                break
+            self.syncs -= sync
+        if not self.gone:
+            code, reason = self.closed or (1000, "")
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(ws.close(code, reason), CLOSE_WAIT)
+
+    async def _send(self, ws: WebSocket, text: str) -> bool:
+        """Send one message; False if the connection closed meanwhile or the send failed."""
+        self._sending = asyncio.current_task()
+        try:
+            await ws.send_text(text)
+            return True
+        except asyncio.CancelledError:
+            if self.closed is None:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()  # our own: :meth:`close` gave up on a stuck send
+            return False
+        except Exception as exc:  # the peer is gone or the transport broke
+            self._sending = None
+            log.info("socket send failed (%s): closing it", type(exc).__name__)
+            self.close(CLOSE_BROKEN, "send failed")
+            return False
+        finally:
+            self._sending = None
+
 
 class Sockets:
     def __init__(self, hall: Hall) -> None:
         self.hall = hall
+        self.live: Counter[str] = Counter()
+        """Open sockets by guest (``guest:…``) and by address (``address:…``)."""
 
     async def endpoint(self, ws: WebSocket) -> None:
         if not socket_allowed(ws.scope, self.hall.limits):  # another site's page (4003)
             await ws.close(code=4003)
             return
         await ws.accept()
-        conn = Conn(guest_of(ws), lang_of(ws), asyncio.Queue())
-
-        async def writer() -> None:
-            while True:
-                message = await conn.out.get()
-                if message is None:
-                    return
-                await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-
-        writer_task = asyncio.create_task(writer())
-        try:
-            while True:
-                text = await ws.receive_text()
-                reply = await self.handle(text, conn)
-                if reply is not None:
-                    conn.out.put_nowait(reply)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            conn.leave()
-            conn.out.put_nowait(None)
+        conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits)
+        keys = self._keys(conn.guest, ws)
+        if not self._admit(keys):
             with contextlib.suppress(Exception):
-                await writer_task
+                await ws.close(CLOSE_TOO_MANY, "too many sockets")
+            return
+        writer = asyncio.create_task(conn.write(ws))
+        try:
+            await self._read(ws, conn)
+        finally:
+            self._release(keys)
+            conn.close(1000, "")
+            await asyncio.wait({writer})
+
+    def _keys(self, guest: str | None, ws: WebSocket) -> list[str]:
+        address = ws.client.host if ws.client is not None else "?"
+        keys = [f"address:{address}"]
+        return [*keys, f"guest:{guest}"] if guest is not None else keys
+
+    def _admit(self, keys: list[str]) -> bool:
+        """Count a new socket for ``keys``, unless one of them is at its limit."""
+        limits = self.hall.limits
+        for key in keys:
+            limit = limits.sockets_per_guest if key.startswith("guest:") else None
+            limit = limits.sockets_per_address if limit is None else limit
+            if self.live[key] >= limit:
+                return False
+        self.live.update(keys)
+        return True
+
+    def _release(self, keys: list[str]) -> None:
+        for key in keys:
+            self.live[key] -= 1
+            if self.live[key] <= 0:
+                del self.live[key]
+
+    async def _read(self, ws: WebSocket, conn: Conn) -> None:
+        """Handle what the client sends, one message at a time, until it goes or the
+        connection closes; a binary frame is refused like any bad message."""
+        while conn.closed is None:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                conn.gone = True
+                return
+            text = frame.get("text")
+            reply: dict[str, Any] | None = error("bad_message", conn.lang, detail="binary")
+            if text is not None:
+                reply = await self.handle(text, conn)
+            if reply is not None:
+                conn.send(reply)
 
     async def handle(self, text: str, conn: Conn) -> dict[str, Any] | None:
         lang, guest = conn.lang, conn.guest
-        if len(text) > MAX_MESSAGE:
-            return error("bad_message", lang, detail=f"> {MAX_MESSAGE} bytes")
+        if not conn.bucket.take():
+            return error("too_fast", lang)
         try:
-            msg = json.loads(text)
-        except ValueError:
-            return error("bad_json", lang)
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return error("bad_message", lang, detail="type")
+            msg = parse(text, self.hall.limits.json_depth)
+        except BadMessage as exc:
+            return error(exc.code, lang, **exc.params)
         kind = msg["type"]
         ref = msg.get("ref")
         if kind == "ping":
@@ -110,14 +327,25 @@ class Sockets:
                 reply["ref"] = ref
             return reply
         if kind == "check":
+            await room.durable()
             reply = room.check_draft(guest, msg.get("table"), lang)
             reply["ref"] = ref
             return reply
         if kind == "hint":
             return await room.hint(guest, lang)
         if kind == "sync":
-            return dict(room.view_message(room.seat_of(guest)))
+            await self.sync(room, conn)
+            return None
         return unknown(kind, lang)
+
+    async def sync(self, room: Room, conn: Conn) -> None:
+        """Queue the full view again, once it is durable: at most one such reply waits in
+        the queue (another ``sync`` meanwhile is ``too_fast``)."""
+        if conn.syncs:
+            conn.send(error("too_fast", conn.lang))
+            return
+        await room.durable()
+        conn.send(dict(room.view_message(room.seat_of(conn.guest))), sync=True)
 
     async def join(self, msg: dict[str, Any], conn: Conn) -> dict[str, Any] | None:
         """Subscribe to a game: a seat's own, or (a game among friends) as a spectator."""
@@ -127,12 +355,14 @@ class Sockets:
             return error("not_your_game", conn.lang)
         if conn.game is not None:
             conn.game[0].unsubscribe(conn.game[1])
+            conn.game = None
         since = msg.get("version")
+        await room.durable()
         cid, message = room.subscribe(
-            conn.guest, conn.out.put_nowait, since if type(since) is int else None, conn.lang
+            conn.guest, conn.send, since if type(since) is int else None, conn.lang
         )
         conn.game = (room, cid)
-        conn.out.put_nowait(message)
+        conn.send(message)
         return None
 
     async def enter(self, msg: dict[str, Any], conn: Conn) -> dict[str, Any] | None:
@@ -142,7 +372,8 @@ class Sockets:
             return lobby_error("room_not_found", conn.lang)
         if conn.lobby is not None:
             conn.lobby[0].leave_conn(conn.lobby[1])
-        cid, state = lobby.enter(conn.guest, conn.out.put_nowait, conn.lang)
+            conn.lobby = None
+        cid, state = lobby.enter(conn.guest, conn.send, conn.lang)
         conn.lobby = (lobby, cid)
         return state
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -22,10 +23,15 @@ log = logging.getLogger(__name__)
 class Hall:
     def __init__(self, url: str, settings: Settings, limits: Limits | None = None) -> None:
         self.url = url
-        self.settings = settings
         self.limits = limits or Limits()
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
+        self.settings = replace(
+            settings,
+            hint_threads=self.limits.hint_threads,
+            hints_per_minute=self.limits.hints_per_minute,
+        )
+        """How rooms run, with the limits that are theirs to keep (hints)."""
         self.store: Store | None = None
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None

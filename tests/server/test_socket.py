@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 
 from tapete.rooms import Settings
 from tapete.server.app import create_app
+from tapete.server.limits import Limits
 
 
 def join(ws: Any, game_id: str, version: int | None = None) -> dict[str, Any]:
@@ -140,7 +141,14 @@ def test_not_your_turn_while_the_computer_thinks(db_url: str) -> None:
             assert json.dumps(room.game.dump(room.state), sort_keys=True) == before
 
 
-def test_after_the_end_moves_are_refused(client: TestClient, h: Any) -> None:
+def test_after_the_end_moves_are_refused(db_url: str, h: Any) -> None:
+    # 80 duels as fast as a test can send them: faster than the socket's rate lets a player
+    with TestClient(create_app(db_url, limits=Limits(socket_rate=1e6, socket_burst=10**6))) as c:
+        c.get("/")
+        play_to_the_end(c, h)
+
+
+def play_to_the_end(client: TestClient, h: Any) -> None:
     game_id = h.new_game(client, length="corta")
     with client.websocket_connect("/ws") as ws:
         view = join(ws, game_id)["view"]
