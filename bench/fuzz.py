@@ -351,8 +351,10 @@ async def creation(server: Server) -> None:
 
 async def main_async(args: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-fuzz-"))
-    many = ["--limit", "games_per_minute_guest=1000000 games_per_minute_address=1000000"]
-    server = Server(work / "probes", *many)  # the probes make many games on purpose
+    many = "games_per_minute_guest=1000000 games_per_minute_address=1000000"
+    fast = "socket_rate=1000000000 socket_burst=1000000000"
+    # the probes make many games and play faster than any hand, on purpose
+    server = Server(work / "probes", "--limit", many, "--limit", fast)
     try:
         await stalls(server, args.games, args.seed)
         await fuzz(server, args.messages, args.seed)

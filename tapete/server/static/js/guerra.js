@@ -28,6 +28,7 @@ const REASONS_YOU = {
 let view = null;
 let mySeat = null;
 let autoTimer = null;
+const AUTO_MIN_MS = 45; // ms between two automatic turns, at most ~22 a second
 let shown = new Set();   // cards already drawn on the table (to animate only new ones)
 let lastCounts = null;
 let logged = 0;          // the last duel number written to the log
@@ -225,7 +226,8 @@ function scheduleAuto() {
   stopAuto();
   if (!autoEl.checked || !view || view.result || table.waiting) return;
   if (!(view.legal && view.legal.length)) return;
-  autoTimer = setTimeout(turn, Number(speedEl.value));
+  // «Al instante» is still no faster than the socket's rate (Limits.socket_rate: 30 a second)
+  autoTimer = setTimeout(turn, Math.max(AUTO_MIN_MS, Number(speedEl.value)));
 }
 
 turnBtn.addEventListener("click", turn);
