@@ -165,6 +165,9 @@ async def run(steps: list[int], seconds: float, think: float) -> None:
             "0",
             "--log-level",
             "warning",
+            # every player of the harness comes from one address (127.0.0.1)
+            "--limit",
+            "sockets_per_address=1000000 games_per_minute_address=1000000",
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
