@@ -50,6 +50,10 @@ class Limits:
     origin, e.g. ``https://tapete.example``)."""
     trusted_proxies: tuple[str, ...] = ()
     """Peer addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For`` are believed."""
+    # the guest cookie
+    cookies_issued_after: float = 0.0
+    """A Unix time: every guest token issued before it is refused (a leaked cookie's
+    rotation: everyone gets a new identity). 0: all read."""
 
     def with_text(self, text: str) -> Limits:
         """These limits with some changed, as an operator writes them

@@ -39,7 +39,7 @@ class Hall:
     async def start(self) -> None:
         await asyncio.to_thread(migrate, self.url)
         self.store = Store(self.url)
-        self.guests = Guests(await self.store.secret())
+        self.guests = Guests(await self.store.secret(), self.limits.cookies_issued_after)
         self._rooms = Rooms(self.store, self.settings)
         resumed = await self._rooms.start()
         log.info("resumed %d unfinished games", resumed)

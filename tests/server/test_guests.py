@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
 from tapete.server.guests import COOKIE, Guests, cookies_of
+from tapete.server.limits import Limits
 from tapete.store import Store, default_url, migrate
 
 SECRET = "s" * 32
@@ -82,3 +83,16 @@ def test_the_database_holding_the_signing_key_is_its_owners_only(tmp_path: Path)
     path.chmod(0o644)  # a file made before: tightened on the next start
     migrate(default_url(path))
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_an_operator_rotates_every_cookie_issued_before_a_time(tmp_path: Path) -> None:
+    """``--limit cookies_issued_after=T``: a cookie from before T is no identity any more."""
+    url = default_url(tmp_path / "rot.db")
+    with TestClient(create_app(url)) as old:
+        old.get("/")
+        token = old.cookies["tapete_guest"]
+    later = Limits().with_text(f"cookies_issued_after={time.time() + 5}")
+    with TestClient(create_app(url, limits=later)) as new:
+        new.cookies.set("tapete_guest", token)
+        r = new.get("/")
+        assert "tapete_guest=" in r.headers.get("set-cookie", "")  # a new identity
