@@ -289,6 +289,9 @@ class BotDriver:
             loop = asyncio.get_running_loop()
             pool = hint_pool(room.settings.hint_threads)
             decision = await loop.run_in_executor(pool, bots.choose, view, bots.hint)
+        except Exception:  # a failing search is no hint, not a broken socket
+            log.exception("room %s: the hint search failed for seat %d", room.id, seat)
+            return error("busy", lang)
         finally:
             self.hinting.discard(seat)
         move = decision[0] if decision is not None else None

@@ -68,6 +68,27 @@ async def test_one_hint_at_a_time_per_seat(store: Store, monkeypatch: pytest.Mon
     await rooms.close()
 
 
+async def test_a_hint_search_that_fails_is_busy_and_the_seat_may_ask_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(real: Chooser) -> Chooser:
+        def decide(view: dict[str, Any], level: str) -> Any:
+            if level == "experto":
+                raise RuntimeError("the search broke")
+            return real(view, level)
+
+        return decide
+
+    patch_bots(monkeypatch, "rummy", broken)
+    rooms = Rooms(store)
+    room = await rooms.create("rummy", {}, G0, position=MELD)
+    failed = await room.hint(G0)
+    assert failed["type"] == "error" and failed["code"] == "busy"
+    again = await room.hint(G0)  # not stuck «one at a time»
+    assert again["code"] == "busy" and room.version == 0
+    await rooms.close()
+
+
 async def test_at_most_hints_per_minute_per_seat(store: Store) -> None:
     rooms = Rooms(store, Settings(hints_per_minute=2))
     room = await rooms.create("rummy", {}, G0, position=MELD)
