@@ -58,6 +58,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=65536,
         ws_ping_interval=limits.socket_ping_seconds,
         ws_ping_timeout=limits.socket_ping_seconds,
+        ws_per_message_deflate=limits.socket_deflate,
         server_header=False,
         proxy_headers=bool(limits.trusted_proxies),  # X-Forwarded-* from trusted proxies only
         forwarded_allow_ips=",".join(limits.trusted_proxies) or None,

@@ -29,6 +29,10 @@ class Limits:
     sockets_per_address: int = 200
     socket_ping_seconds: float = 20.0
     """Keepalive: a peer that answers no ping within this is closed."""
+    socket_deflate: bool = False
+    """Per-message compression of socket frames. Off: it costs a zlib context per connection
+    and a third of the server's socket time for frames of a few kilobytes
+    (bench/RESULTS.md)."""
     # bodies
     body_bytes: int = 64 * 1024
     """The largest request body (and socket message: 4 KB, MAX_MESSAGE) accepted."""
@@ -60,6 +64,8 @@ class Limits:
         (``TAPETE_LIMITS`` / ``--limit``): ``name=value`` pairs separated by commas or
         spaces; a list's items by ``|``. Raises ValueError on a name that is no limit.
 
+        >>> Limits().with_text("socket_deflate=on").socket_deflate
+        True
         >>> Limits().with_text("sockets_per_guest=4, origins=https://a.example|https://b.example")
         ... # doctest: +ELLIPSIS
         Limits(...sockets_per_guest=4,...origins=('https://a.example', 'https://b.example')...)
@@ -73,6 +79,8 @@ class Limits:
             kind = kinds[name]
             if kind is tuple:
                 changes[name] = tuple(v for v in value.split("|") if v)
+            elif kind is bool:
+                changes[name] = value.lower() in ("1", "true", "yes", "on")
             else:
                 changes[name] = kind(value)
         return replace(self, **changes)
