@@ -30,9 +30,9 @@ class Limits:
     socket_ping_seconds: float = 20.0
     """Keepalive: a peer that answers no ping within this is closed."""
     socket_deflate: bool = False
-    """Per-message compression of socket frames. Off: it costs a zlib context per connection
-    and a third of the server's socket time for frames of a few kilobytes
-    (bench/RESULTS.md)."""
+    """Per-message compression of socket frames. Off: for frames of a few kilobytes it cost
+    about 45 kB a connection (a zlib context each) and about half of the time spent sending
+    frames (bench/RESULTS.md)."""
     # bodies
     body_bytes: int = 64 * 1024
     """The largest request body (and socket message: 4 KB, MAX_MESSAGE) accepted."""
