@@ -26,7 +26,13 @@ function connect() {
       render();
     } else if (msg.type === "error") {
       if (msg.lobby) { room = msg.lobby; render(); }
-      if (msg.code !== "stale_version") toast(msg.message);
+      if (msg.code === "stale_version" && retry) {
+        // the room changed under the host's hand (someone sat down): the same choice again,
+        // once, on the room as it is now
+        const [action, fields] = retry;
+        retry = null;
+        act(action, fields, false);
+      } else if (msg.code !== "stale_version") toast(msg.message);
     }
   };
   ws.onclose = () => {
@@ -45,10 +51,14 @@ async function refreshSummary() {
   } catch { /* the next change tries again */ }
 }
 
-function act(action, fields = {}) {
+let retry = null; // the host's last choice, sent again once if the room had moved on
+
+function act(action, fields = {}, again = true) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  retry = again && HOST_CHOICES.has(action) ? [action, fields] : null;
   ws.send(JSON.stringify({ type: "lobby", action, version: room.version, ...fields }));
 }
+const HOST_CHOICES = new Set(["options", "bot"]); // (never «remove»: a seat may hold someone else now)
 
 function seatItem(s) {
   const li = document.createElement("li");
