@@ -7,41 +7,43 @@ before any parser can recurse on it.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from starlette.requests import Request
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
 
 def json_depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` in a JSON text (strings skipped).
+    """The deepest nesting of ``[`` and ``{`` in a JSON text (brackets inside strings
+    skipped), found without parsing it: a deep text must be refused before a parser
+    recurses on it.
 
-    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth("1")
-    (3, 0)
+    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth("1"), json_depth("[" * 1000)
+    (3, 0, 1000)
     """
     depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if bracket in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif ch in "]}":
+        else:
             depth -= 1
     return deepest
+
+
+def too_deep(text: str, max_depth: int) -> bool:
+    """Whether ``text`` nests deeper than ``max_depth`` (counted only when it has that many
+    brackets at all: most texts are shallow)."""
+    return text.count("[") + text.count("{") > max_depth and json_depth(text) > max_depth
 
 
 def loads(raw: bytes | str, max_depth: int) -> Any:
     """``raw`` as JSON; ValueError if it is not JSON or nests deeper than ``max_depth``."""
     text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    if json_depth(text) > max_depth:
+    if too_deep(text, max_depth):
         raise ValueError("too deep")
     return json.loads(text)
 

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from starlette.websockets import WebSocket
 
 from tapete.rooms import Room, error
 from tapete.rooms.lobby import Lobby, lobby_error
+from tapete.server.bodies import too_deep
 from tapete.server.limits import Bucket, Limits
 from tapete.server.origin import socket_allowed
 from tapete.server.render import lang_of
@@ -53,29 +53,6 @@ class BadMessage(ValueError):
         self.params = params
 
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(r"[\[\]{}]")
-
-
-def nesting(text: str) -> int:
-    """How deep the JSON in ``text`` nests (brackets inside strings skipped), found without
-    parsing it: a deep message must be refused before :func:`json.loads` recurses.
-
-    >>> nesting('{"a": [1, {"b": "[[["}]}')
-    3
-    >>> nesting("[" * 1000)
-    1000
-    """
-    depth = deepest = 0
-    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
 def parse(text: str, max_depth: int) -> dict[str, Any]:
     """The message in ``text``: a JSON object with a string ``type``, at most
     ``max_depth`` deep, whose strings are all Unicode (no lone surrogate such as
@@ -89,7 +66,7 @@ def parse(text: str, max_depth: int) -> dict[str, Any]:
     """
     if len(text) > MAX_MESSAGE:
         raise BadMessage("bad_message", detail=f"> {MAX_MESSAGE} bytes")
-    if text.count("[") + text.count("{") > max_depth and nesting(text) > max_depth:
+    if too_deep(text, max_depth):
         raise BadMessage("bad_message", detail=f"> {max_depth} levels")
     try:
         msg = json.loads(text)
