@@ -480,11 +480,7 @@ def _retire(state: State) -> list[Event]:
     if state.config.variant != "rapidos" or state.phase not in ("answer", "miss"):
         raise IllegalMove("wrong_step", step=state.phase)
     events: list[Event] = [{"t": "retired", "player": state.current}]
-    route_of(state).out = True
-    if all(r.out for r in state.routes):
-        _finish(state, None, "all_out", events)
-    else:
-        _next_player(state, events)
+    _out(state, events)
     return events
 
 
@@ -602,12 +598,18 @@ def _deck_empty(state: State) -> list[Event]:
     if state.config.variant != "rapidos":
         _finish(state, None, "deck", events)
         return events
+    _out(state, events)
+    return events
+
+
+def _out(state: State, events: list[Event]) -> None:
+    """Turnos rápidos: the player in turn is out (their route ends); the next one plays,
+    or, all out, nobody wins."""
     route_of(state).out = True
     if all(r.out for r in state.routes):
         _finish(state, None, "all_out", events)
     else:
         _next_player(state, events)
-    return events
 
 
 def _finish(state: State, winner: int | None, reason: str, events: list[Event]) -> None:
