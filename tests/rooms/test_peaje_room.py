@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Room, Rooms, Settings
 from tapete.rooms.lobby import Lobby
 from tapete.store import Store
 
@@ -17,6 +17,19 @@ FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
 
 async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
     return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+
+
+async def playing(rooms: Rooms, options: dict[str, Any], *friends: str) -> tuple[Lobby, Room]:
+    """A room of El Peaje made by the host with these options, the friends seated (Ana,
+    Luis…), its game started; the lobby and the game."""
+    lobby = await rooms.create_room("peaje", options, HOST, "Host")
+    for guest in friends:
+        assert await act(lobby, guest, "take", name=guest.split("-")[0].title()) is None
+    assert await act(lobby, HOST, "start") is None
+    assert lobby.record.game_id is not None
+    room = await rooms.get(lobby.record.game_id)
+    assert room is not None
+    return lobby, room
 
 
 def config(**fields: Any) -> dict[str, Any]:
@@ -44,12 +57,8 @@ async def test_a_room_has_a_seat_for_each_phone_and_no_bots(store: Store) -> Non
 
 async def test_friends_play_each_on_their_phone(store: Store) -> None:
     rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("peaje", config(), HOST, "Host")
-    await act(lobby, ANA, "take", name="Ana")
-    assert await act(lobby, HOST, "start") is None  # two of three seats taken
-    assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
-    assert room is not None and room.config.phones == 2 and len(room.config.names) == 2
+    _, room = await playing(rooms, config(), ANA)  # two of three seats taken
+    assert room.config.phones == 2 and len(room.config.names) == 2
     assert room.state.config.questions[0] == "mayor_menor"
     off_turn = await room.submit(ANA, room.version, {"type": "answer", "choice": "mayor"})
     assert off_turn is not None and off_turn["code"] == "not_your_turn"
@@ -62,12 +71,7 @@ async def test_friends_play_each_on_their_phone(store: Store) -> None:
 
 async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> None:
     rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("peaje", config(players=2), HOST, "Host")
-    await act(lobby, ANA, "take", name="Ana")
-    await act(lobby, HOST, "start")
-    assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
-    assert room is not None
+    _, room = await playing(rooms, config(players=2), ANA)
     inbox: list[Any] = []
     room.subscribe(ANA, inbox.append, None)
     conn, _ = room.subscribe(HOST, lambda m: None, None)
@@ -86,14 +90,7 @@ async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematc
     store: Store,
 ) -> None:
     rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room(
-        "peaje", {"config": {"variant": "dos", "players": 2}}, HOST, "Host"
-    )
-    await act(lobby, ANA, "take", name="Ana")
-    await act(lobby, HOST, "start")
-    assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
-    assert room is not None
+    lobby, room = await playing(rooms, {"config": {"variant": "dos", "players": 2}}, ANA)
     assert room.game.actors(room.state) == [1]  # Ana reveals and marks; the host answers aloud
     conn, _ = room.subscribe(ANA, lambda m: None, None)
     room.unsubscribe(conn)
@@ -114,13 +111,8 @@ async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematc
 async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
     rooms = Rooms(store, Settings(bot_pace=0, clocks={"turn": 0.1}))
     options = {**config(players=2), "clock": 30.0}
-    lobby = await rooms.create_room("peaje", options, HOST, "Host")
+    lobby, room = await playing(rooms, options, ANA)
     assert lobby.record.options["clock"] == 30.0
-    await act(lobby, ANA, "take", name="Ana")
-    await act(lobby, HOST, "start")
-    assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
-    assert room is not None
     assert [c["seat"] for c in room.clocks.json()] == [0]
     await asyncio.sleep(0.25)
     await room.settled()
@@ -132,13 +124,7 @@ async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
     """RULES.md, leaving: «El Peaje: their route ends, out.»"""
     rooms = Rooms(store, FAST)
     options = {"config": {"variant": "rapidos", "players": 3}}
-    lobby = await rooms.create_room("peaje", options, HOST, "Host")
-    await act(lobby, ANA, "take", name="Ana")
-    await act(lobby, LUIS, "take", name="Luis")
-    await act(lobby, HOST, "start")
-    assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
-    assert room is not None
+    lobby, room = await playing(rooms, options, ANA, LUIS)
     inbox: list[Any] = []
     room.subscribe(ANA, inbox.append, None)
     assert await act(lobby, HOST, "leave") is None  # on the host's own turn
