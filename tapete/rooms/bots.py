@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from tapete.games.protocol import IllegalMove
 from tapete.rooms.inbox import BotTurn, Message, error
+from tapete.throttle import Throttle
 
 if TYPE_CHECKING:
     from tapete.rooms.room import Room
@@ -58,8 +58,8 @@ class BotDriver:
         """Human seats whose player dropped and did not come back within the grace."""
         self.hinting: set[int] = set()
         """Seats whose hint is being computed (one at a time each)."""
-        self.hinted: dict[int, deque[float]] = {}
-        """Seat → when (loop time) it was last given hints, within the last minute."""
+        self.hinted = Throttle(room.settings.hints_per_minute, HINT_WINDOW)
+        """The hints each seat had in the last minute."""
         self._watchdog: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -299,11 +299,7 @@ class BotDriver:
 
     def _hint_allowed(self, seat: int) -> bool:
         """Count a hint for ``seat``, unless it had ``hints_per_minute`` in the last minute."""
-        now = asyncio.get_running_loop().time()
-        times = self.hinted.setdefault(seat, deque())
-        while times and times[0] <= now - HINT_WINDOW:
-            times.popleft()
-        if len(times) >= self.room.settings.hints_per_minute:
+        if self.hinted.blocked(seat):
             return False
-        times.append(now)
+        self.hinted.hit(seat)
         return True

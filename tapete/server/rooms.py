@@ -27,10 +27,10 @@ from tapete.i18n import N_, js_strings, text
 from tapete.rooms.lobby import MESSAGES, Lobby, clean_name, lobby_error
 from tapete.server import forms
 from tapete.server.bodies import loads, read_json
-from tapete.server.limits import Throttle
 from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of, playable
+from tapete.throttle import Throttle
 
 WRONG_BY_GUEST = 10
 WRONG_BY_ADDRESS = 40

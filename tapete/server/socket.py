@@ -23,10 +23,11 @@ from starlette.websockets import WebSocket
 from tapete.rooms import Room, error
 from tapete.rooms.lobby import Lobby, lobby_error
 from tapete.server.bodies import too_deep
-from tapete.server.limits import Bucket, Limits
+from tapete.server.limits import Limits
 from tapete.server.origin import socket_allowed
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
+from tapete.throttle import Bucket
 
 log = logging.getLogger(__name__)
 

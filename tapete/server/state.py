@@ -14,8 +14,9 @@ from tapete.i18n import text
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Rooms, Settings
 from tapete.server.guests import Guests
-from tapete.server.limits import Limits, Throttle
+from tapete.server.limits import Limits
 from tapete.store import Store, migrate
+from tapete.throttle import Throttle
 
 log = logging.getLogger(__name__)
 
