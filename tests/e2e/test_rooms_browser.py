@@ -326,6 +326,7 @@ def test_three_friends_play_el_peaje_turnos_rapidos_on_three_phones(
         shot(ana, screenshots / "room-peaje-ana-watches.png")
 
         players_seen: set[int] = set()
+        misses = 0
         for _ in range(600):
             if over(host):
                 break
@@ -336,8 +337,10 @@ def test_three_friends_play_el_peaje_turnos_rapidos_on_three_phones(
                 continue
             state = view(actor)
             players_seen.add(state["current"])
-            if state["phase"] == "answer":  # one phone answers; the others only see it
+            if state["phase"] == "answer":  # the player in turn answers on their own phone
+                assert pages.index(actor) == state["current"]
                 assert sum(1 for p in pages if p.locator("#answers button").count()) == 1
+            misses += state["phase"] == "miss"
             if not actor.locator("#toll").is_hidden():
                 actor.locator("#toll-ok").tap()
             else:
@@ -351,7 +354,8 @@ def test_three_friends_play_el_peaje_turnos_rapidos_on_three_phones(
             if len(players_seen) == 2 and state["phase"] == "miss":
                 shot(luis, screenshots / "room-peaje-after-a-miss.png")
         assert over(host), "the game did not end"
-        assert players_seen == {0, 1, 2}  # every phone played its own route
+        # a miss passes the turn to the next phone (a run of hits may win before any miss)
+        assert len(players_seen) >= min(3, misses + 1)
         for page in pages:
             expect(page.locator("#end")).to_be_visible()
         shot(ana, screenshots / "room-peaje-end.png")
