@@ -7,11 +7,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from tapete.i18n.errors import describe
 
 Message = dict[str, Any]
 Send = Callable[[Message], None]
 """Queue a message for one connection; never blocks the room."""
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(message: Message) -> bytes:
+    """A message as the wire carries it: compact JSON, UTF-8."""
+    return _ENCODER.encode(message)
+
+
+class Shared(dict[str, Any]):
+    """A message several connections are sent as it is (every spectator's update, everyone's
+    presence): encoded once, however many receive it. Not to be changed once sent."""
+
+    __slots__ = ("_wire",)
+
+    def wire(self) -> bytes:
+        try:
+            return self._wire
+        except AttributeError:
+            self._wire: bytes = encode(self)
+            return self._wire
 
 
 @dataclass(frozen=True, slots=True)

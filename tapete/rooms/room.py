@@ -30,6 +30,7 @@ from tapete.rooms.inbox import (
     Message,
     Send,
     Settings,
+    Shared,
     Submit,
     Wake,
     error,
@@ -291,7 +292,7 @@ class Room:
     def _presence_changed(self, skip: int | None = None) -> None:
         if not self.online:
             return
-        message = self.presence()
+        message = Shared(self.presence())
         for conn, sub in list(self.stream.subscribers.items()):
             if conn == skip:
                 continue

@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tapete.rooms.inbox import Message, Send
+from tapete.rooms.inbox import Message, Send, Shared
 
 HISTORY = 512
 """How many past moves a room keeps to replay to a client that reconnects."""
@@ -74,13 +74,17 @@ class Stream:
         self, logged: Logged, view: Callable[[int | None], Message], clocks: list[Message]
     ) -> None:
         """Send every subscriber the move, its own view and the clocks; a subscriber whose
-        send fails is dropped."""
+        send fails is dropped. Each seat's message (and the spectators') is built and
+        encoded once, however many connections it has."""
         self.history.append(logged)
+        built: dict[int | None, Shared] = {}
         for conn, sub in list(self.subscribers.items()):
             try:
-                message = self.update(logged, sub.seat)
-                message["view"] = view(sub.seat)
-                message["clocks"] = clocks
+                message = built.get(sub.seat)
+                if message is None:
+                    message = built[sub.seat] = Shared(self.update(logged, sub.seat))
+                    message["view"] = view(sub.seat)
+                    message["clocks"] = clocks
                 sub.send(message)
             except Exception:
                 self.subscribers.pop(conn, None)

@@ -21,6 +21,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from tapete.rooms import Room, error
+from tapete.rooms.inbox import Shared, encode
 from tapete.rooms.lobby import Lobby, lobby_error
 from tapete.server.bodies import too_deep
 from tapete.server.limits import Limits
@@ -89,8 +90,9 @@ def _unicode(value: Any) -> bool:
     return True
 
 
-def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+def wire(message: dict[str, Any]) -> bytes:
+    """What the socket sends for ``message``: encoded once if several are sent it."""
+    return message.wire() if isinstance(message, Shared) else encode(message)
 
 
 class Conn:
@@ -137,8 +139,8 @@ class Conn:
         (:data:`CLOSE_TOO_SLOW`), its queue dropped."""
         if self.closed is not None:
             return
-        text = encode(message)
-        size = len(text.encode("utf-8", "surrogatepass"))
+        data = wire(message)
+        text, size = data.decode(), len(data)
         limits = self.limits
         if (
             len(self.out) >= limits.socket_queue_messages

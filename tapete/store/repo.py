@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
+from tapete.store.writer import MoveWriter, StaleWrite
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -156,19 +158,18 @@ class LoggedMove:
     move: dict[str, Any]
 
 
-class StaleWrite(RuntimeError):
-    """The game's version in the database is not the one the room expected."""
-
-
 class Store:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, observe: Callable[[int], None] | None = None) -> None:
+        """``observe`` is told the size of every batch of moves committed (metrics)."""
         self.url = async_url(url)
         self.engine: AsyncEngine = create_async_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = MoveWriter(self.engine, utcnow, observe)
 
     async def close(self) -> None:
+        await self.writer.close()
         await self.engine.dispose()
 
     # settings and guests
@@ -249,22 +250,12 @@ class Store:
         move: dict[str, Any],
         outcome: dict[str, Any] | None,
     ) -> None:
-        """Commit move ``n`` (the version it makes) and the game's new version.
+        """Commit move ``n`` (the version it makes) and the game's new version, in the
+        writer's next batch (:mod:`~tapete.store.writer`: group commit).
 
         Raises :class:`StaleWrite` if the game is not at version ``n - 1``.
         """
-        async with self.sessions.begin() as s:
-            values: dict[str, Any] = {"version": n, "updated_at": utcnow()}
-            if outcome is not None:
-                values.update(status="finished", outcome=outcome)
-            result = await s.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.version == n - 1)
-                .values(**values)
-            )
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleWrite(f"game {game_id} is not at version {n - 1}")
-            s.add(MoveRow(game_id=game_id, n=n, seat=seat, move=move))
+        await self.writer.append(game_id, n, seat, move, outcome)
 
     async def unfinished(self, live_since: datetime | None = None) -> list[GameRecord]:
         """The games not over yet; with ``live_since``, only the live ones: every game of a
