@@ -1,8 +1,9 @@
-"""Load on one ``tapete serve``: private One Card rooms of four humans over real sockets.
+"""Load on ``tapete serve``: private One Card rooms of four humans over real sockets.
 
 Run from the project root (needs the dev extras: ``websockets``, ``httpx``)::
 
     python bench/rooms_load.py [--steps 5,25,50,100] [--seconds 20] [--think 2.0]
+                               [--practice 0.1] [--harness 2] [--idle]
 
 It starts a server (SQLite in a temporary folder, bots at pace 0) on loopback, then ramps:
 for each step it adds rooms up to that many, each made the way friends make one (the host
@@ -11,8 +12,13 @@ four join the game), and lets them play for ``--seconds``: the player whose turn
 about ``--think`` seconds (uniform ±25%) and plays their first legal move. It prints, per step:
 players connected, moves per second, the latency from a move sent to its update received on
 all four seats (p50, p99, max, in ms), errors, and the server's RSS and CPU (share of one core
-over the step). The harness runs on the same machine as the server, sharing its cores. Results
-go in ``bench/RESULTS.md``; a timing is never a test.
+over the step), and the server's CPU per move. The harness runs on the same machine as the
+server, sharing its cores; ``--harness N`` spreads its players over N processes (one Python
+process cannot read 5,000 sockets' updates in time, and would measure itself).
+``--practice F`` adds, for every room, F practice games of One Card against three bots at pace
+0 (their player moves the same way; latency: the move to its own update). ``--idle``: nobody
+moves (the memory of an idle connected player).
+Results go in ``bench/RESULTS.md``; a timing is never a test.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -29,6 +36,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +69,7 @@ class Stats:
 
 @dataclass
 class Table:
-    """One room's game as the harness follows it."""
+    """One game as the harness follows it: a room's (four seats) or a practice game's (one)."""
 
     game_id: str
     seats: int = 4
@@ -72,7 +80,13 @@ class Table:
 
 
 async def player(
-    url: str, cookie: str, table: Table, seat: int, stats: Stats, think: float, stop: asyncio.Event
+    url: str,
+    cookie: str,
+    table: Table,
+    seat: int,
+    stats: Stats,
+    think: float | None,
+    stop: asyncio.Event,
 ) -> None:
     rng = random.Random(hash((table.game_id, seat)))
     async with websockets.connect(
@@ -84,6 +98,7 @@ async def player(
         pending: asyncio.Task[None] | None = None
 
         async def move_later(v: int, move: dict[str, Any]) -> None:
+            assert think is not None
             await asyncio.sleep(think * rng.uniform(0.75, 1.25))
             if stop.is_set() or v != version:
                 return
@@ -100,15 +115,16 @@ async def player(
             if kind in ("joined", "update", "sync"):
                 view, version = msg["view"], msg["version"]
                 if kind == "update":
-                    n = table.got.get(version, 0) + 1
-                    table.got[version] = n
-                    if n == table.seats and version in table.sent:
+                    n = table.got.pop(version, 0) + 1
+                    if n < table.seats:
+                        table.got[version] = n
+                    elif version in table.sent:
                         stats.latencies.append(time.perf_counter() - table.sent.pop(version))
                         stats.moves += 1
                 if view.get("result"):
                     return
                 mine = view.get("turn") == seat and view.get("legal")
-                if mine and (pending is None or pending.done()):
+                if think is not None and mine and (pending is None or pending.done()):
                     plays = [m for m in view["legal"] if m["type"] in ("play", "draw")]
                     if plays:
                         pending = asyncio.create_task(move_later(version, plays[0]))
@@ -116,23 +132,27 @@ async def player(
                 stats.errors += 1
 
 
+async def guests(base: str, n: int) -> list[tuple[httpx.AsyncClient, str]]:
+    clients = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(n)]
+    for c in clients:
+        await c.get("/")
+    return [(c, str(c.cookies["tapete_guest"])) for c in clients]
+
+
 async def make_room(base: str, ws_url: str) -> tuple[Table, list[str]]:
     """A room the way friends make one; returns its game and the four players' cookies."""
-    clients = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(4)]
+    clients = await guests(base, 4)
     try:
-        for c in clients:
-            await c.get("/salud")
-            await c.get("/")
-        cookies = [str(c.cookies["tapete_guest"]) for c in clients]
-        r = await clients[0].post(
+        r = await clients[0][0].post(
             "/api/salas", json={"game": "onecard", "options": {"config": {"players": 4}}}
         )
         code = r.json()["code"]
-        for i, c in enumerate(clients[1:], 1):
+        for i, (c, _) in enumerate(clients[1:], 1):
             await c.post(f"/api/salas/{code}/unirse", json={"name": f"P{i}"})
     finally:
-        for c in clients:
+        for c, _ in clients:
             await c.aclose()
+    cookies = [cookie for _, cookie in clients]
     async with websockets.connect(
         ws_url, additional_headers={"Cookie": f"tapete_guest={cookies[0]}"}
     ) as ws:
@@ -145,13 +165,64 @@ async def make_room(base: str, ws_url: str) -> tuple[Table, list[str]]:
                 return Table(msg["game_id"]), cookies
 
 
-async def run(steps: list[int], seconds: float, think: float) -> None:
-    work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    ws_url = f"ws://127.0.0.1:{port}/ws"
-    log = open(work / "server.log", "wb")  # noqa: SIM115 (closed at the end)
-    server = subprocess.Popen(
+async def make_practice(base: str) -> tuple[Table, str]:
+    """A practice game of One Card: one guest against three bots."""
+    [(client, cookie)] = await guests(base, 1)
+    try:
+        r = await client.post("/api/onecard/nueva", json={"config": {"players": 4}})
+        return Table(r.json()["id"], seats=1), cookie
+    finally:
+        await client.aclose()
+
+
+async def harness(
+    pipe: Connection, base: str, ws_url: str, think: float | None, practice: float
+) -> None:
+    """One harness process: grows its share of rooms when told, reports what it measured."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
+    stats = Stats()
+    rooms = games = 0
+    while True:
+        command, arg = await loop.run_in_executor(None, pipe.recv)
+        if command == "grow":
+            while rooms < arg:
+                table, cookies = await make_room(base, ws_url)
+                for seat, cookie in enumerate(cookies):
+                    tasks.append(
+                        asyncio.create_task(player(ws_url, cookie, table, seat, stats, think, stop))
+                    )
+                rooms += 1
+                while games < int(rooms * practice):
+                    table, cookie = await make_practice(base)
+                    tasks.append(
+                        asyncio.create_task(player(ws_url, cookie, table, 0, stats, think, stop))
+                    )
+                    games += 1
+            pipe.send(rooms * 4 + games)
+        elif command == "reset":
+            stats.latencies.clear()
+            stats.moves = stats.errors = 0
+            pipe.send(None)
+        elif command == "report":
+            pipe.send((list(stats.latencies), stats.moves, stats.errors))
+        else:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            pipe.send(None)
+            return
+
+
+def harness_process(
+    pipe: Connection, base: str, ws_url: str, think: float | None, practice: float
+) -> None:
+    asyncio.run(harness(pipe, base, ws_url, think, practice))
+
+
+def start_server(work: Path, port: int, extra: list[str]) -> subprocess.Popen[bytes]:
+    log = open(work / f"server-{port}.log", "wb")  # noqa: SIM115 (the process keeps it)
+    return subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -168,65 +239,115 @@ async def run(steps: list[int], seconds: float, think: float) -> None:
             # every player of the harness comes from one address (127.0.0.1)
             "--limit",
             "sockets_per_address=1000000 games_per_minute_address=1000000",
+            *extra,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+
+
+def wait_up(base: str) -> None:
+    for _ in range(200):
+        try:
+            if httpx.get(base + "/salud", timeout=0.5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"{base} does not answer")
+
+
+def run(
+    steps: list[int],
+    seconds: float,
+    think: float | None,
+    practice: float,
+    processes: int,
+    extra: list[str],
+) -> None:
+    work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    ws_url = f"ws://127.0.0.1:{port}/ws"
+    server = start_server(work, port, extra)
+    workers: list[tuple[multiprocessing.Process, Connection]] = []
     try:
-        for _ in range(100):
-            try:
-                if httpx.get(base + "/salud", timeout=0.5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.1)
-        stop = asyncio.Event()
-        tasks: list[asyncio.Task[None]] = []
-        stats = Stats()
-        rooms = 0
-        print(f"server pid {server.pid}; think {think} s; {seconds} s a step; One Card, 4 humans")
-        print("| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU |")
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        wait_up(base)
+        for _ in range(processes):
+            mine, theirs = multiprocessing.Pipe()
+            proc = multiprocessing.Process(
+                target=harness_process, args=(theirs, base, ws_url, think, practice)
+            )
+            proc.start()
+            workers.append((proc, mine))
+
+        def ask(command: str, args: list[Any]) -> list[Any]:
+            for (_, pipe), arg in zip(workers, args, strict=True):
+                pipe.send((command, arg))
+            return [pipe.recv() for _, pipe in workers]
+
+        mix = f", {practice:g} practice game(s) vs bots a room" if practice else ""
+        pace = "idle" if think is None else f"think {think} s"
+        print(
+            f"server pid {server.pid}; {pace}; {seconds} s a step; One Card rooms of 4 humans"
+            f"{mix}; harness in {processes} process(es)"
+        )
+        print(
+            "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
+            "| CPU ms/move |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for target in steps:
-            while rooms < target:
-                table, cookies = await make_room(base, ws_url)
-                for seat, cookie in enumerate(cookies):
-                    tasks.append(
-                        asyncio.create_task(player(ws_url, cookie, table, seat, stats, think, stop))
-                    )
-                rooms += 1
-            await asyncio.sleep(min(3.0, seconds / 4))  # everyone joined and settled
-            stats.latencies.clear()
-            stats.moves = stats.errors = 0
+            shares = [target // processes + (i < target % processes) for i in range(processes)]
+            players = sum(ask("grow", shares))
+            time.sleep(min(3.0, seconds / 4))  # everyone joined and settled
+            ask("reset", [None] * processes)
             cpu0, _ = proc_usage(server.pid)
             t0 = time.perf_counter()
-            await asyncio.sleep(seconds)
+            time.sleep(seconds)
+            reports = ask("report", [None] * processes)
             elapsed = time.perf_counter() - t0
             cpu1, rss = proc_usage(server.pid)
-            lat = sorted(stats.latencies) or [0.0]
+            lat = sorted(x for r in reports for x in r[0]) or [0.0]
+            moves = sum(r[1] for r in reports)
+            errors = sum(r[2] for r in reports)
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
             p50 = statistics.median(lat)
+            per_move = f"{1000 * (cpu1 - cpu0) / moves:.2f}" if moves else "–"
             print(
-                f"| {rooms * 4} | {stats.moves / elapsed:.1f} | {p50 * 1000:.1f} "
-                f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {stats.errors} "
-                f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% |",
+                f"| {players} | {moves / elapsed:.1f} | {p50 * 1000:.1f} "
+                f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
+                f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} |",
                 flush=True,
             )
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        ask("stop", [None] * processes)
     finally:
+        for proc, _ in workers:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
         server.terminate()
         server.wait(10)
-        log.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--steps", default="5,25,50,100")
+    parser.add_argument("--steps", default="5,25,50,100", help="rooms of four at each step")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--idle", action="store_true", help="connect, never move")
+    parser.add_argument("--practice", type=float, default=0.0, help="practice games a room")
+    parser.add_argument("--harness", type=int, default=1, help="harness processes")
+    parser.add_argument("--serve", default="", help="more arguments for tapete serve")
     args = parser.parse_args()
-    asyncio.run(run([int(x) for x in args.steps.split(",")], args.seconds, args.think))
+    run(
+        [int(x) for x in args.steps.split(",")],
+        args.seconds,
+        None if args.idle else args.think,
+        args.practice,
+        args.harness,
+        args.serve.split(),
+    )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tapete.rooms import Settings
     from tapete.server.app import create_app
     from tapete.server.limits import Limits
+    from tapete.server.wsimpl import IMPLEMENTATIONS
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = Settings(
@@ -55,6 +56,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        ws=IMPLEMENTATIONS[args.ws],
         ws_max_size=65536,
         ws_ping_interval=limits.socket_ping_seconds,
         ws_ping_timeout=limits.socket_ping_seconds,
@@ -152,6 +154,12 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--log-level", default="info")
+    s.add_argument(
+        "--ws",
+        default="websockets-sansio",
+        choices=["websockets-sansio", "websockets", "wsproto"],
+        help="implementación de WebSocket de uvicorn (bench/RESULTS.md)",
+    )
     s.set_defaults(func=cmd_serve)
 
     m = sub.add_parser("simulate", help="partidas aleatorias con semilla, y sus cifras")

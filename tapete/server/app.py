@@ -27,13 +27,13 @@ from tapete.server.origin import EdgeMiddleware
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer, lang_of
 from tapete.server.rooms import RoomPages
-from tapete.server.socket import Sockets
+from tapete.server.socket import SocketFront, Sockets
 from tapete.server.state import Hall
 
 
 def create_app(
     database_url: str, settings: Settings | None = None, limits: Limits | None = None
-) -> Starlette:
+) -> SocketFront:
     hall = Hall(database_url, settings or Settings(), limits or Limits())
     pages = Pages(hall, Renderer())
     api = Api(hall)
@@ -64,7 +64,7 @@ def create_app(
         Route("/sala/{code}/opciones", rooms.set_options, methods=["POST"]),
         Route("/unirse", rooms.by_code),
         Route("/salud", api.health),
-        WebSocketRoute("/ws", sockets.endpoint),
+        WebSocketRoute("/ws", sockets.endpoint),  # (what SocketFront does not take first)
         Mount("/static", Static(), name="static"),
         Route("/{kind}", pages.setup),
         Route("/{kind}/nueva", pages.start, methods=["POST"]),
@@ -93,4 +93,4 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.hall = hall
     app.state.sockets = sockets
-    return app
+    return SocketFront(app, app.state, sockets, lambda: hall.guests)

@@ -100,6 +100,17 @@ def guest_cookie(token: str, secure: bool) -> str:
     return f"{COOKIE}={token}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax{flags}"
 
 
+def guest_in(scope: Scope, guests: Guests) -> tuple[str | None, bool]:
+    """The guest whose signed cookie ``scope`` carries (None: none valid), and whether the
+    cookie should be issued again (signed before a rotation, or near its end)."""
+    for key, token in cookie_pairs(scope):  # a cookie tossed in beside ours: the valid one
+        if key == COOKIE:
+            guest, reissue = guests.read_token(token)
+            if guest is not None:
+                return guest, reissue
+    return None, False
+
+
 class GuestMiddleware:
     """Puts ``scope["state"]["guest"]`` (an id, or None on a socket without a cookie)."""
 
@@ -115,13 +126,7 @@ class GuestMiddleware:
             await self.app(scope, receive, send)
             return
         guests: Guests = self.guests()
-        guest: str | None = None
-        reissue = False
-        for key, token in cookie_pairs(scope):  # a cookie tossed in beside ours: the valid one
-            if key == COOKIE:
-                guest, reissue = guests.read_token(token)
-                if guest is not None:
-                    break
+        guest, reissue = guest_in(scope, guests)
         http = scope["type"] == "http"
         new = guest is None and http
         if new:
@@ -140,4 +145,12 @@ class GuestMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-__all__ = ["COOKIE", "LANG_COOKIE", "GuestMiddleware", "Guests", "cookie_pairs", "cookies_of"]
+__all__ = [
+    "COOKIE",
+    "LANG_COOKIE",
+    "GuestMiddleware",
+    "Guests",
+    "cookie_pairs",
+    "cookies_of",
+    "guest_in",
+]

@@ -18,12 +18,16 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
+from starlette.datastructures import State
+from starlette.types import ASGIApp, Receive, Scope
+from starlette.types import Send as ASGISend
 from starlette.websockets import WebSocket
 
 from tapete.rooms import Room, error
 from tapete.rooms.inbox import Shared, encode
 from tapete.rooms.lobby import Lobby, lobby_error
 from tapete.server.bodies import too_deep
+from tapete.server.guests import Guests, guest_in
 from tapete.server.limits import Limits
 from tapete.server.origin import socket_allowed
 from tapete.server.render import lang_of
@@ -98,7 +102,8 @@ def wire(message: dict[str, Any]) -> bytes:
 class Conn:
     """One socket: its guest and language, the game and the room it is in, its rate of
     messages in, and its queue out, bounded by ``limits``. :meth:`send` (what rooms call)
-    never blocks; :meth:`write`, the writer task, sends the queue in order."""
+    never blocks; a writer task, alive only while something waits to be sent on ``ws``,
+    sends the queue in order (an idle socket holds no task: memory per player)."""
 
     def __init__(
         self,
@@ -106,10 +111,12 @@ class Conn:
         lang: str,
         limits: Limits,
         clock: Callable[[], float] = time.monotonic,
+        ws: WebSocket | None = None,
     ) -> None:
         self.guest = guest
         self.lang = lang
         self.limits = limits
+        self.ws = ws
         self.game: tuple[Room, int] | None = None
         self.lobby: tuple[Lobby, int] | None = None
         self.out: deque[tuple[str, int, bool]] = deque()
@@ -123,8 +130,10 @@ class Conn:
         self.gone = False
         """The peer went away: nothing more can be sent."""
         self.bucket = Bucket(limits.socket_rate, limits.socket_burst, clock)
-        self._ready = asyncio.Event()
-        self._sending: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._sending = False
+        self._shut = False
+        """The close frame went out (or could not): the writer's last act."""
 
     def leave(self) -> None:
         if self.game is not None:
@@ -151,7 +160,7 @@ class Conn:
         self.out.append((text, size, sync))
         self.queued_bytes += size
         self.syncs += sync
-        self._ready.set()
+        self._kick()
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection: leave its game and room, drop what is queued, and have the
@@ -163,37 +172,45 @@ class Conn:
         self.out.clear()
         self.queued_bytes = self.syncs = 0
         self.leave()
-        self._ready.set()
-        if self._sending is not None:
-            self._sending.cancel()
+        if self._writer is not None and self._sending:
+            self._writer.cancel()
+        self._kick()
 
-    async def _next(self) -> tuple[str, int, bool] | None:
-        while not self.out and self.closed is None:
-            self._ready.clear()
-            await self._ready.wait()
-        if self.closed is not None:
-            return None
-        item = self.out.popleft()
-        self.queued_bytes -= item[1]
-        return item
+    async def finished(self) -> None:
+        """Wait until the writer is done (after :meth:`close`: the close frame is out)."""
+        while self._writer is not None:
+            await asyncio.wait({self._writer})
 
-    async def write(self, ws: WebSocket) -> None:
-        """The writer task: send what is queued, in order, until the connection closes, then
-        close the socket with its code. A send that fails closes the connection
+    def _kick(self) -> None:
+        if self._writer is None and self.ws is not None and not self._shut:
+            self._writer = asyncio.get_running_loop().create_task(self._write(self.ws))
+
+    async def _write(self, ws: WebSocket) -> None:
+        """The writer: send what is queued, in order, then end; once the connection is
+        closed, close the socket with its code. A send that fails closes the connection
         (:data:`CLOSE_BROKEN`)."""
-        while (item := await self._next()) is not None:
-            text, _, sync = item
-            if not await self._send(ws, text):
-                break
-            self.syncs -= sync
-        if not self.gone:
-            code, reason = self.closed or (1000, "")
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(ws.close(code, reason), CLOSE_WAIT)
+        try:
+            while self.out and self.closed is None:
+                text, size, sync = self.out.popleft()
+                self.queued_bytes -= size
+                if not await self._send(ws, text):
+                    break
+                del text  # (nothing sent stays referenced while the socket waits)
+                self.syncs -= sync
+            if self.closed is not None:
+                self._shut = True
+                if not self.gone:
+                    code, reason = self.closed
+                    with contextlib.suppress(Exception, asyncio.CancelledError):
+                        await asyncio.wait_for(ws.close(code, reason), CLOSE_WAIT)
+        finally:
+            self._writer = None
+        if self.out and self.closed is None:
+            self._kick()  # (queued while this one was ending)
 
     async def _send(self, ws: WebSocket, text: str) -> bool:
         """Send one message; False if the connection closed meanwhile or the send failed."""
-        self._sending = asyncio.current_task()
+        self._sending = True
         try:
             await ws.send_text(text)
             return True
@@ -205,12 +222,12 @@ class Conn:
                 task.uncancel()  # our own: :meth:`close` gave up on a stuck send
             return False
         except Exception as exc:  # the peer is gone or the transport broke
-            self._sending = None
-            log.info("socket send failed (%s): closing it", type(exc).__name__)
+            self._sending = False
+            log.debug("socket send failed (%s): closing it", type(exc).__name__)
             self.close(CLOSE_BROKEN, "send failed")
             return False
         finally:
-            self._sending = None
+            self._sending = False
 
 
 class Sockets:
@@ -224,19 +241,18 @@ class Sockets:
             await ws.close(code=4003)
             return
         await ws.accept()
-        conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits)
+        conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits, ws=ws)
         keys = self._keys(conn.guest, ws)
         if not self._admit(keys):
             with contextlib.suppress(Exception):
                 await ws.close(CLOSE_TOO_MANY, "too many sockets")
             return
-        writer = asyncio.create_task(conn.write(ws))
         try:
             await self._read(ws, conn)
         finally:
             self._release(keys)
             conn.close(1000, "")
-            await asyncio.wait({writer})
+            await conn.finished()
 
     def _keys(self, guest: str | None, ws: WebSocket) -> list[str]:
         address = ws.client.host if ws.client is not None else "?"
@@ -356,6 +372,34 @@ class Sockets:
         cid, state = lobby.enter(conn.guest, conn.send, conn.lang)
         conn.lobby = (lobby, cid)
         return state
+
+
+class SocketFront:
+    """The hall's socket (``/ws``) straight from the server, ahead of Starlette's routing
+    and middleware: an open socket then holds no suspended frame of theirs, and none of
+    them is on the path of each message it sends or receives (bench/RESULTS.md: memory and
+    CPU per player). The guest is read from the cookie here, as the guest middleware does
+    for pages; everything else goes on to ``app``."""
+
+    def __init__(
+        self, app: ASGIApp, state: State, sockets: Sockets, guests: Callable[[], Guests | None]
+    ) -> None:
+        self.app = app
+        self.state = state
+        self.sockets = sockets
+        self.guests = guests
+
+    async def __call__(self, scope: Scope, receive: Receive, send: ASGISend) -> None:
+        if scope["type"] != "websocket" or scope.get("path") != "/ws":
+            await self.app(scope, receive, send)
+            return
+        guests = self.guests()
+        guest = guest_in(scope, guests)[0] if guests is not None else None
+        scope.setdefault("state", {})["guest"] = guest
+        try:
+            await self.sockets.endpoint(WebSocket(scope, receive, send))
+        except OSError as exc:  # the client went away before or while it was accepted
+            log.debug("socket gone at the start (%s)", type(exc).__name__)
 
 
 ROOM_MESSAGES = frozenset({"move", "check", "hint", "sync"})
