@@ -69,17 +69,28 @@ class Stats:
 
 @dataclass
 class Table:
-    """One game as the harness follows it: a room's (four seats) or a practice game's (one)."""
+    """One game as the harness follows it: a room's (four seats) or a practice game's (one).
+    A room's players ask for a rematch when a game ends, a practice player starts another:
+    the load does not fade as games end."""
 
     game_id: str
     seats: int = 4
+    code: str | None = None
+    """The room's code (None: a practice game)."""
     sent: dict[int, float] = field(default_factory=dict)
     """Version the move makes → when it was sent."""
     got: dict[int, int] = field(default_factory=dict)
     """Version → how many seats have its update."""
 
+    def switch(self, game_id: str) -> None:
+        if game_id != self.game_id:
+            self.game_id = game_id
+            self.sent.clear()
+            self.got.clear()
+
 
 async def player(
+    base: str,
     url: str,
     cookie: str,
     table: Table,
@@ -92,15 +103,17 @@ async def player(
     async with websockets.connect(
         url, additional_headers={"Cookie": f"tapete_guest={cookie}"}, max_size=2**22
     ) as ws:
-        await ws.send(json.dumps({"type": "join", "game": table.game_id}))
-        view: dict[str, Any] = {}
+        game = table.game_id
+        if table.code is not None:
+            await ws.send(json.dumps({"type": "enter", "room": table.code}))
+        await ws.send(json.dumps({"type": "join", "game": game}))
         version = 0
         pending: asyncio.Task[None] | None = None
 
         async def move_later(v: int, move: dict[str, Any]) -> None:
             assert think is not None
             await asyncio.sleep(think * rng.uniform(0.75, 1.25))
-            if stop.is_set() or v != version:
+            if stop.is_set() or v != version or game != table.game_id:
                 return
             table.sent[v + 1] = time.perf_counter()
             await ws.send(json.dumps({"type": "move", "version": v, "move": move}))
@@ -112,8 +125,17 @@ async def player(
                 continue
             msg = json.loads(raw)
             kind = msg.get("type")
-            if kind in ("joined", "update", "sync"):
-                view, version = msg["view"], msg["version"]
+            if kind == "lobby":
+                new = msg.get("game_id")
+                if isinstance(new, str) and new != game:  # the rematch began
+                    table.switch(new)
+                    game, version = new, 0
+                    await ws.send(json.dumps({"type": "join", "game": game}))
+            elif kind in ("joined", "update", "sync"):
+                view = msg["view"]
+                if kind == "joined" and msg.get("game") != game:
+                    continue
+                version = msg["version"]
                 if kind == "update":
                     n = table.got.pop(version, 0) + 1
                     if n < table.seats:
@@ -122,7 +144,15 @@ async def player(
                         stats.latencies.append(time.perf_counter() - table.sent.pop(version))
                         stats.moves += 1
                 if view.get("result"):
-                    return
+                    if think is None:
+                        continue
+                    if table.code is not None:
+                        await ws.send(json.dumps({"type": "lobby", "action": "rematch"}))
+                    else:  # practice: another game
+                        table.switch(await new_practice(base, cookie))
+                        game, version = table.game_id, 0
+                        await ws.send(json.dumps({"type": "join", "game": game}))
+                    continue
                 mine = view.get("turn") == seat and view.get("legal")
                 if think is not None and mine and (pending is None or pending.done()):
                     plays = [m for m in view["legal"] if m["type"] in ("play", "draw")]
@@ -162,17 +192,23 @@ async def make_room(base: str, ws_url: str) -> tuple[Table, list[str]]:
         while True:
             msg = json.loads(await ws.recv())
             if msg.get("type") == "lobby" and msg.get("game_id"):
-                return Table(msg["game_id"]), cookies
+                return Table(msg["game_id"], code=code), cookies
+
+
+async def new_practice(base: str, cookie: str) -> str:
+    """A new practice game of One Card against three bots for the guest of ``cookie``."""
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, cookies={"tapete_guest": cookie}
+    ) as client:
+        r = await client.post("/api/onecard/nueva", json={"config": {"players": 4}})
+        return str(r.json()["id"])
 
 
 async def make_practice(base: str) -> tuple[Table, str]:
     """A practice game of One Card: one guest against three bots."""
     [(client, cookie)] = await guests(base, 1)
-    try:
-        r = await client.post("/api/onecard/nueva", json={"config": {"players": 4}})
-        return Table(r.json()["id"], seats=1), cookie
-    finally:
-        await client.aclose()
+    await client.aclose()
+    return Table(await new_practice(base, cookie), seats=1), cookie
 
 
 async def harness(
@@ -191,13 +227,17 @@ async def harness(
                 table, cookies = await make_room(base, ws_url)
                 for seat, cookie in enumerate(cookies):
                     tasks.append(
-                        asyncio.create_task(player(ws_url, cookie, table, seat, stats, think, stop))
+                        asyncio.create_task(
+                            player(base, ws_url, cookie, table, seat, stats, think, stop)
+                        )
                     )
                 rooms += 1
                 while games < int(rooms * practice):
                     table, cookie = await make_practice(base)
                     tasks.append(
-                        asyncio.create_task(player(ws_url, cookie, table, 0, stats, think, stop))
+                        asyncio.create_task(
+                            player(base, ws_url, cookie, table, 0, stats, think, stop)
+                        )
                     )
                     games += 1
             pipe.send(rooms * 4 + games)

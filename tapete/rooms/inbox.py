@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +81,8 @@ class Submit:
     """The move read (a game's move value), or the :class:`IllegalMove` reading raised."""
     future: asyncio.Future[Message | None] = field(repr=False)
     lang: str = "es"
+    at: float = field(default_factory=time.perf_counter)
+    """When it arrived (the move's latency is measured from here)."""
 
 
 @dataclass(slots=True)

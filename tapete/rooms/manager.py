@@ -175,6 +175,10 @@ class Rooms:
     def loaded(self) -> list[Room]:
         return list(self._rooms.values())
 
+    def lobbies(self) -> list[Lobby]:
+        """The private rooms in memory."""
+        return list(self._lobbies.values())
+
     async def _open(self, record: GameRecord) -> Room:
         clocks: dict[str, float | None] | None = None
         if record.room_id is not None:  # a game among friends: the room's clocks

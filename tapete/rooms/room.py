@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED, text
+from tapete.metrics import MOVE_SECONDS, MOVES
 from tapete.registry import entry
 from tapete.rooms.bots import BotDriver
 from tapete.rooms.clocks import Clocks
@@ -417,6 +419,7 @@ class Room:
             await self.commit(seat, sub.move)
         except IllegalMove as exc:
             return {**self.error(exc.code, sub.lang, **exc.params), "version": self.version}
+        MOVE_SECONDS.labels(self.record.kind).observe(time.perf_counter() - sub.at)
         return None
 
     async def commit(self, seat: int, move: Any) -> None:
@@ -444,6 +447,7 @@ class Room:
         self.clocks.sync()
         logged = Logged(version, seat, move_json, events)
         self.stream.publish(logged, lambda s: self.game.view(self.state, s), self.clocks.json())
+        MOVES.labels(self.record.kind).inc()
 
     async def _absent_turns(self) -> None:
         """A game without bots among friends: play what the game says for the seats whose

@@ -72,6 +72,3 @@ class Api:
                 **room.view_message(seat),
             }
         )
-
-    async def health(self, request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(self.hall.rooms.loaded())})

@@ -23,6 +23,7 @@ from tapete.server.api import Api
 from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
 from tapete.server.limits import Limits
+from tapete.server.ops import Ops
 from tapete.server.origin import EdgeMiddleware
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer, lang_of
@@ -39,6 +40,7 @@ def create_app(
     api = Api(hall)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
+    ops = Ops(hall, lambda: sockets.open)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -63,7 +65,8 @@ def create_app(
         Route("/sala/{code}/resumen", rooms.summary),
         Route("/sala/{code}/opciones", rooms.set_options, methods=["POST"]),
         Route("/unirse", rooms.by_code),
-        Route("/salud", api.health),
+        Route("/salud", ops.health),
+        Route("/metrics", ops.metrics),
         WebSocketRoute("/ws", sockets.endpoint),  # (what SocketFront does not take first)
         Mount("/static", Static(), name="static"),
         Route("/{kind}", pages.setup),

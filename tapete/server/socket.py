@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope
 from starlette.types import Send as ASGISend
 from starlette.websockets import WebSocket
 
+from tapete.metrics import ERRORS, SOCKETS_OPENED
 from tapete.rooms import Room, error
 from tapete.rooms.inbox import Shared, encode
 from tapete.rooms.lobby import Lobby, lobby_error
@@ -148,6 +149,8 @@ class Conn:
         (:data:`CLOSE_TOO_SLOW`), its queue dropped."""
         if self.closed is not None:
             return
+        if message.get("type") == "error":
+            ERRORS.labels(str(message.get("code"))).inc()
         data = wire(message)
         text, size = data.decode(), len(data)
         limits = self.limits
@@ -236,11 +239,17 @@ class Sockets:
         self.live: Counter[str] = Counter()
         """Open sockets by guest (``guest:…``) and by address (``address:…``)."""
 
+    @property
+    def open(self) -> int:
+        """How many sockets are open."""
+        return sum(n for key, n in self.live.items() if key.startswith("address:"))
+
     async def endpoint(self, ws: WebSocket) -> None:
         if not socket_allowed(ws.scope, self.hall.limits):  # another site's page (4003)
             await ws.close(code=4003)
             return
         await ws.accept()
+        SOCKETS_OPENED.inc()
         conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits, ws=ws)
         keys = self._keys(conn.guest, ws)
         if not self._admit(keys):

@@ -172,6 +172,11 @@ class Store:
         await self.writer.close()
         await self.engine.dispose()
 
+    async def ping(self) -> None:
+        """The database answers (``/salud``)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(select(1))
+
     # settings and guests
 
     async def secret(self) -> str:

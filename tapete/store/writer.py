@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import and_, insert, or_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from tapete.metrics import COMMIT_BATCH
 from tapete.store.models import GameRow, MoveRow
 
 MAX_BATCH = 500
@@ -111,6 +112,7 @@ class MoveWriter:
                             p.future.set_exception(exc)
                     continue
                 done = {id(p) for p in written}
+                COMMIT_BATCH.observe(len(batch))
                 if self.observe is not None:
                     self.observe(len(batch))
                 for p in batch:

@@ -1,0 +1,64 @@
+"""What an operator watches (``/metrics``, Prometheus' text format): counters and histograms
+the layers above feed as things happen, and gauges read when the page is asked for.
+
+The metric objects are the process's (one set, whatever the number of halls in it);
+each hall exposes them in a registry of its own with its gauges (:func:`registry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+MOVES = Counter("tapete_moves", "Moves committed, by game (players', bots' and clocks').", ["game"])
+MOVE_SECONDS = Histogram(
+    "tapete_move_seconds",
+    "A player's move, from its arrival at the room to every seat's update queued.",
+    ["game"],
+    buckets=LATENCY_BUCKETS,
+    registry=None,
+)
+COMMIT_BATCH = Histogram(
+    "tapete_commit_batch_moves",
+    "Moves in each transaction of the move writer (group commit).",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 500),
+    registry=None,
+)
+ERRORS = Counter("tapete_errors", "Refusals sent to clients, by code.", ["code"], registry=None)
+SOCKETS_OPENED = Counter("tapete_sockets_opened", "Sockets accepted.", registry=None)
+
+OWN = (MOVES, MOVE_SECONDS, COMMIT_BATCH, ERRORS, SOCKETS_OPENED)
+
+
+class Gauges(Collector):
+    """Gauges read at each scrape from ``read``: name → (help, labels, rows of (label values,
+    value))."""
+
+    def __init__(
+        self, read: Callable[[], dict[str, tuple[str, list[str], list[tuple[list[str], float]]]]]
+    ) -> None:
+        self.read = read
+
+    def collect(self) -> Iterable[Metric]:
+        for name, (doc, labels, rows) in self.read().items():
+            family = GaugeMetricFamily(name, doc, labels=labels)
+            for values, value in rows:
+                family.add_metric(values, value)
+            yield family
+
+
+def registry(gauges: Gauges) -> CollectorRegistry:
+    """A hall's registry: the process's metrics, the hall's gauges, the process's CPU and
+    memory."""
+    out = CollectorRegistry(auto_describe=True)
+    for metric in OWN:
+        out.register(metric)
+    out.register(gauges)
+    ProcessCollector(registry=out)
+    return out

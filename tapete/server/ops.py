@@ -1,0 +1,80 @@
+"""What an operator asks the hall: ``/metrics`` (Prometheus' text format) and ``/salud``
+(whether it and what it depends on answer)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tapete.metrics import Gauges, registry
+from tapete.registry import REGISTRY
+from tapete.server.state import Hall
+
+HEALTH_TIMEOUT = 2.0
+"""Seconds a dependency has to answer ``/salud``."""
+
+
+class Ops:
+    def __init__(self, hall: Hall, open_sockets: Any) -> None:
+        self.hall = hall
+        self.open_sockets = open_sockets
+        self.registry = registry(Gauges(self.gauges))
+
+    def gauges(self) -> dict[str, tuple[str, list[str], list[tuple[list[str], float]]]]:
+        started = self.hall.store is not None
+        rooms = self.hall.rooms.loaded() if started else []
+        by_game = Counter(r.record.kind for r in rooms)
+        lobbies = self.hall.rooms.lobbies() if started else []
+        return {
+            "tapete_sockets": ("Open sockets.", [], [([], float(self.open_sockets()))]),
+            "tapete_games_open": (
+                "Games in memory (being played or looked at), by game.",
+                ["game"],
+                [([key], float(by_game[key])) for key in REGISTRY],
+            ),
+            "tapete_private_rooms_open": (
+                "Private rooms in memory.",
+                [],
+                [([], float(len(lobbies)))],
+            ),
+            "tapete_watchers": (
+                "Connections following a game, by game.",
+                ["game"],
+                [
+                    ([key], float(sum(len(r.subscribers) for r in rooms if r.record.kind == key)))
+                    for key in REGISTRY
+                ],
+            ),
+            "tapete_bots_thinking": (
+                "Bot decisions in progress.",
+                [],
+                [([], float(sum(len(r.bots.deciding) for r in rooms)))],
+            ),
+        }
+
+    async def metrics(self, request: Request) -> Response:
+        return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
+
+    async def health(self, request: Request) -> Response:
+        """200 and what answers; 503 if the database does not (a balancer takes this
+        process out)."""
+        checks: dict[str, Any] = {}
+        store = self.hall.store
+        ok = store is not None
+        if store is not None:
+            t0 = time.perf_counter()
+            try:
+                await asyncio.wait_for(store.ping(), HEALTH_TIMEOUT)
+                checks["database"] = {"ok": True, "ms": round(1000 * (time.perf_counter() - t0))}
+            except Exception as exc:
+                ok = False
+                checks["database"] = {"ok": False, "error": type(exc).__name__}
+        rooms = len(self.hall.rooms.loaded()) if store is not None else 0
+        body = {"ok": ok, "rooms": rooms, **checks}
+        return JSONResponse(body, status_code=200 if ok else 503)
