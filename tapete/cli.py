@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import sys
 
@@ -31,9 +30,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tapete.rooms import Settings
     from tapete.server.app import create_app
     from tapete.server.limits import Limits
+    from tapete.server.logs import setup
     from tapete.server.wsimpl import IMPLEMENTATIONS
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    setup(args.log_level, args.log_format)
     settings = Settings(
         bot_pace=args.bot_pace,
         bot_delay=args.bot_delay,
@@ -56,6 +56,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        log_config=None,  # (logging is set up above: JSON lines, quiet sockets)
         ws=IMPLEMENTATIONS[args.ws],
         ws_max_size=65536,
         ws_ping_interval=limits.socket_ping_seconds,
@@ -154,6 +155,12 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--log-level", default="info")
+    s.add_argument(
+        "--log-format",
+        default="json",
+        choices=["json", "text"],
+        help="json: un objeto por línea (operadores); text: para leer en la terminal",
+    )
     s.add_argument(
         "--ws",
         default="websockets-sansio",

@@ -23,6 +23,7 @@ from tapete.server.api import Api
 from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
 from tapete.server.limits import Limits
+from tapete.server.logs import RequestIds
 from tapete.server.ops import Ops
 from tapete.server.origin import EdgeMiddleware
 from tapete.server.pages import Pages
@@ -94,6 +95,7 @@ def create_app(
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests, limits=lambda: hall.limits)
     app.add_middleware(EdgeMiddleware, limits=lambda: hall.limits, refuse=refuse)
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(RequestIds)
     app.state.hall = hall
     app.state.sockets = sockets
     return SocketFront(app, app.state, sockets, lambda: hall.guests)

@@ -30,6 +30,7 @@ from tapete.rooms.lobby import Lobby, lobby_error
 from tapete.server.bodies import too_deep
 from tapete.server.guests import Guests, guest_in
 from tapete.server.limits import Limits
+from tapete.server.logs import socket_id
 from tapete.server.origin import socket_allowed
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
@@ -402,6 +403,7 @@ class SocketFront:
         if scope["type"] != "websocket" or scope.get("path") != "/ws":
             await self.app(scope, receive, send)
             return
+        socket_id()
         guests = self.guests()
         guest = guest_in(scope, guests)[0] if guests is not None else None
         scope.setdefault("state", {})["guest"] = guest

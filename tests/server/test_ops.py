@@ -20,9 +20,7 @@ def samples(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]],
     return out
 
 
-def test_metrics_count_sockets_games_moves_commits_and_refusals(
-    client: TestClient, h: Any
-) -> None:
+def test_metrics_count_sockets_games_moves_commits_and_refusals(client: TestClient, h: Any) -> None:
     before = samples(client)
     moves = ("tapete_moves_total", (("game", "guerra"),))
     batches = ("tapete_commit_batch_moves_count", ())
