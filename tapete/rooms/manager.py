@@ -14,9 +14,12 @@ from tapete.registry import Entry, entry
 from tapete.rooms.inbox import Settings
 from tapete.rooms.lobby import Lobby, check_options, seats_for
 from tapete.rooms.room import Room
-from tapete.store import GameRecord, RoomRecord, Store, utcnow
+from tapete.store import GameRecord, LoggedMove, RoomRecord, Store, utcnow
 
 log = logging.getLogger(__name__)
+
+RESUME_BATCH = 200
+"""Games whose logs a restart reads in one go."""
 
 
 def practice_seats(
@@ -56,12 +59,19 @@ class Rooms:
 
     async def start(self) -> int:
         """Rebuild the live games from their logs (every game of a private room, and the
-        practice games moved within ``Settings.live_seconds``). Returns how many."""
+        practice games moved within ``Settings.live_seconds``), reading the logs in bulk.
+        Returns how many. Meanwhile :meth:`get` opens any game asked for at once."""
         since = utcnow() - timedelta(seconds=self.settings.live_seconds)
         records = await self.store.unfinished(live_since=since)
-        for record in records:
-            await self._open(record)
         self._sweeper = asyncio.create_task(self._sweep(), name="rooms-evict")
+        for start in range(0, len(records), RESUME_BATCH):
+            batch = [r for r in records[start : start + RESUME_BATCH] if r.id not in self._rooms]
+            logs = await self.store.logs([r.id for r in batch])
+            rooms = await self.store.rooms_by_id([r.room_id for r in batch if r.room_id])
+            for record in batch:
+                stored = rooms.get(record.room_id) if record.room_id else None
+                clocks = online_clocks(record.kind, stored.options) if stored else None
+                await self._open(record, clocks, logs[record.id])
         return len(records)
 
     async def close(self) -> None:
@@ -179,15 +189,19 @@ class Rooms:
         """The private rooms in memory."""
         return list(self._lobbies.values())
 
-    async def _open(self, record: GameRecord) -> Room:
-        clocks: dict[str, float | None] | None = None
-        if record.room_id is not None:  # a game among friends: the room's clocks
+    async def _open(
+        self,
+        record: GameRecord,
+        clocks: dict[str, float | None] | None = None,
+        moves: list[LoggedMove] | None = None,
+    ) -> Room:
+        if record.room_id is not None and clocks is None:  # among friends: the room's clocks
             stored = await self.store.room_by_id(record.room_id)
             clocks = online_clocks(record.kind, stored.options if stored else {})
         async with self._lock:
             room = self._rooms.get(record.id)
             if room is None:
-                room = await Room.open(record, self.store, self.settings, clocks)
+                room = await Room.open(record, self.store, self.settings, clocks, moves)
                 self._rooms[record.id] = room
             self._touched[record.id] = asyncio.get_running_loop().time()
             return room

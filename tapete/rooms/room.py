@@ -38,7 +38,7 @@ from tapete.rooms.inbox import (
     error,
 )
 from tapete.rooms.stream import Logged, Stream
-from tapete.store import GameRecord, Store
+from tapete.store import GameRecord, LoggedMove, Store
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +94,12 @@ class Room:
         store: Store,
         settings: Settings | None = None,
         clocks: Mapping[str, float | None] | None = None,
+        moves: list[LoggedMove] | None = None,
     ) -> Room:
+        """The room of ``record``, its state replayed from its log (``moves``: the log, read
+        already with others' on a restart)."""
         room = cls(record, store, settings, clocks)
-        await room._replay_log()
+        await room._replay_log(moves)
         room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
         room.clocks.sync()
         room.bots.start()
@@ -108,10 +111,11 @@ class Room:
             return self.game.load(self.record.position)
         return self.game.new(self.config, self.record.seed)
 
-    async def _replay_log(self) -> None:
+    async def _replay_log(self, moves: list[LoggedMove] | None = None) -> None:
         """Rebuild the state from the log; it is replaced at once, when the log is read (a
         reader never sees a half-replayed game)."""
-        moves = await self.store.moves(self.id)
+        if moves is None:
+            moves = await self.store.moves(self.id)
         state, version, history = self._initial(), 0, []
         for logged in moves:
             move = self.spec.parse_move(logged.move)

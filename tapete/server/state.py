@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import replace
 from typing import Any
@@ -36,14 +37,27 @@ class Hall:
         self.store: Store | None = None
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
+        self.resuming: asyncio.Task[None] | None = None
+        """Rebuilding the unfinished games, from the start on (done: all are back)."""
 
     async def start(self) -> None:
         await asyncio.to_thread(migrate, self.url)
         self.store = Store(self.url)
         self.guests = Guests(await self.store.secret(), self.limits.cookies_issued_after)
         self._rooms = Rooms(self.store, self.settings)
-        resumed = await self._rooms.start()
-        log.info("resumed %d unfinished games", resumed)
+        self.resuming = asyncio.create_task(self._resume(self._rooms), name="resume")
+
+    async def _resume(self, rooms: Rooms) -> None:
+        """Rebuild the unfinished games after the hall answers: a game asked for meanwhile
+        opens at once (bench/restart.py)."""
+        t0 = asyncio.get_running_loop().time()
+        try:
+            resumed = await rooms.start()
+        except Exception:
+            log.exception("resuming the unfinished games failed")
+            return
+        seconds = asyncio.get_running_loop().time() - t0
+        log.info("resumed %d unfinished games in %.2f s", resumed, seconds)
 
     def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made
@@ -56,6 +70,10 @@ class Hall:
         return True
 
     async def stop(self) -> None:
+        if self.resuming is not None and not self.resuming.done():
+            self.resuming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.resuming
         if self._rooms is not None:
             await self._rooms.close()
         if self.store is not None:

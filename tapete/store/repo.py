@@ -16,7 +16,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import delete, event, make_url, or_, select, update
+from sqlalchemy import create_engine, delete, event, make_url, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -166,7 +166,10 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self.writer = MoveWriter(self.engine, utcnow, observe)
+        writing = create_engine(sync_url(self.url), pool_size=1, max_overflow=0)
+        if writing.dialect.name == "sqlite":
+            event.listen(writing, "connect", _sqlite_pragmas)
+        self.writer = MoveWriter(writing, utcnow, observe)
 
     async def close(self) -> None:
         await self.writer.close()
@@ -246,6 +249,35 @@ class Store:
                 select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.n)
             )
             return [LoggedMove(n=r.n, seat=r.seat, move=dict(r.move)) for r in rows]
+
+    async def logs(self, game_ids: list[str]) -> dict[str, list[LoggedMove]]:
+        """The move logs of several games at once (a restart's), each in order."""
+        out: dict[str, list[LoggedMove]] = {g: [] for g in game_ids}
+        async with self.sessions() as s:
+            for start in range(0, len(game_ids), 500):
+                chunk = game_ids[start : start + 500]
+                rows = await s.execute(
+                    select(MoveRow.game_id, MoveRow.n, MoveRow.seat, MoveRow.move)
+                    .where(MoveRow.game_id.in_(chunk))
+                    .order_by(MoveRow.game_id, MoveRow.n)
+                )
+                for game_id, n, seat, move in rows:
+                    out[game_id].append(LoggedMove(n=n, seat=seat, move=dict(move)))
+        return out
+
+    async def rooms_by_id(self, room_ids: list[str]) -> dict[str, RoomRecord]:
+        """Several rooms at once, by id."""
+        out: dict[str, RoomRecord] = {}
+        async with self.sessions() as s:
+            for start in range(0, len(room_ids), 500):
+                chunk = room_ids[start : start + 500]
+                rows = list(await s.scalars(select(RoomRow).where(RoomRow.id.in_(chunk))))
+                seats = list(
+                    await s.scalars(select(RoomSeatRow).where(RoomSeatRow.room_id.in_(chunk)))
+                )
+                for row in rows:
+                    out[row.id] = RoomRecord.of(row, [x for x in seats if x.room_id == row.id])
+        return out
 
     async def append_move(
         self,

@@ -2,11 +2,12 @@
 transaction.
 
 A room hands its move to :meth:`MoveWriter.append` and waits; the writer takes every move
-queued (up to :data:`MAX_BATCH`), writes them in one transaction — one ``UPDATE … RETURNING``
-for the games' versions (fenced: a game not at the version the move expects is not
-touched), one bulk ``INSERT`` for the moves — commits, and only then tells each room
-whether its move is durable. While one batch commits the next fills, so the batch grows
-with the load and a lone move waits for nobody: there is no timer.
+queued (up to :data:`MAX_BATCH`) and writes them in one transaction, on a thread of its own
+with a synchronous connection (one hop off the event loop a batch, not one a statement): a
+fenced ``UPDATE`` of each game's version (a game not at the version the move expects is not
+touched), one bulk ``INSERT`` of the moves, one commit. Only then is each room told whether
+its move is durable. While one batch commits the next fills, so the batch grows with the
+load and a lone move waits for nobody: there is no timer.
 
 "Committed before anyone is told" holds as before: a room still awaits its own move's
 commit before it shows the move.
@@ -17,12 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, insert, or_, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Engine, bindparam, insert, update
 
 from tapete.metrics import COMMIT_BATCH
 from tapete.store.models import GameRow, MoveRow
@@ -46,12 +47,12 @@ class Pending:
 
 
 class MoveWriter:
-    """The one writer of moves for a database (an engine). ``observe`` is told each
-    batch's size (metrics)."""
+    """The one writer of moves for a database (``engine``: a synchronous one, used from the
+    writer's thread only). ``observe`` is told each batch's size (tests)."""
 
     def __init__(
         self,
-        engine: AsyncEngine,
+        engine: Engine,
         now: Callable[[], datetime],
         observe: Callable[[int], None] | None = None,
     ) -> None:
@@ -62,6 +63,13 @@ class MoveWriter:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="move-writer")
+        self._going = (
+            update(GameRow)
+            .where(GameRow.id == bindparam("gid"), GameRow.version == bindparam("prev"))
+            .values(version=bindparam("n"), updated_at=bindparam("now"))
+        )
+        self._ending = self._going.values(status="finished", outcome=bindparam("result"))
 
     async def append(
         self, game_id: str, n: int, seat: int, move: dict[str, Any], outcome: dict[str, Any] | None
@@ -85,87 +93,69 @@ class MoveWriter:
         self._task = loop.create_task(self._run(), name="move-writer")
 
     async def close(self) -> None:
-        """Finish what is queued, then stop."""
+        """Finish what is queued, then stop (and let the thread go)."""
         task, self._task = self._task, None
-        if task is None or task.done():
-            return
-        if task.get_loop() is not asyncio.get_running_loop():
-            return  # (a loop that is gone: nothing of it can be waiting)
-        while self.queue:
-            await asyncio.sleep(0.001)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+            while self.queue:
+                await asyncio.sleep(0.001)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._thread.shutdown(wait=True)
+        self.engine.dispose()
 
     async def _run(self) -> None:
         assert self._wake is not None
+        loop = asyncio.get_running_loop()
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self.queue:
                 batch, self.queue = self.queue[:MAX_BATCH], self.queue[MAX_BATCH:]
                 try:
-                    written = await self._write(batch)
+                    written = await loop.run_in_executor(self._thread, self._write, batch)
                 except Exception as exc:  # nothing of the batch was committed
                     for p in batch:
                         if not p.future.done():
                             p.future.set_exception(exc)
                     continue
-                done = {id(p) for p in written}
                 COMMIT_BATCH.observe(len(batch))
                 if self.observe is not None:
                     self.observe(len(batch))
-                for p in batch:
+                for i, p in enumerate(batch):
                     if p.future.done():
                         continue
-                    if id(p) in done:
+                    if i in written:
                         p.future.set_result(None)
                     else:
                         p.future.set_exception(
                             StaleWrite(f"game {p.game_id} is not at version {p.n - 1}")
                         )
 
-    async def _write(self, batch: list[Pending]) -> list[Pending]:
-        """Write ``batch`` in one transaction; returns the moves written (a stale one is
+    def _write(self, batch: list[Pending]) -> set[int]:
+        """Write ``batch`` in one transaction (on the writer's thread: it reads the pending
+        moves, touches no future); returns the indexes of the moves written (a stale one is
         left out, the others go on)."""
         now = self.now()
-        by_game: dict[str, Pending] = {}
-        for p in batch:
-            if p.game_id in by_game:  # two moves of one game in a batch: the later is stale
-                continue  # (a room waits for each of its moves: only a stale owner does this)
-            by_game[p.game_id] = p
-        going = [p for p in by_game.values() if p.outcome is None]
-        ending = [p for p in by_game.values() if p.outcome is not None]
-        ok: set[str] = set()
-        async with self.engine.begin() as conn:
-            if going:
-                result = await conn.execute(
-                    update(GameRow)
-                    .where(
-                        or_(
-                            *(
-                                and_(GameRow.id == p.game_id, GameRow.version == p.n - 1)
-                                for p in going
-                            )
-                        )
-                    )
-                    .values(version=GameRow.version + 1, updated_at=now)
-                    .returning(GameRow.id)
-                )
-                ok.update(result.scalars())
-            for p in ending:
-                result = await conn.execute(
-                    update(GameRow)
-                    .where(GameRow.id == p.game_id, GameRow.version == p.n - 1)
-                    .values(version=p.n, updated_at=now, status="finished", outcome=p.outcome)
-                    .returning(GameRow.id)
-                )
-                ok.update(result.scalars())
+        written: set[int] = set()
+        games: set[str] = set()
+        with self.engine.begin() as conn:
+            for i, p in enumerate(batch):
+                if p.game_id in games:  # a second move of a game in one batch: stale (a room
+                    continue  # waits for each of its moves: only a stale owner does this)
+                params = {"gid": p.game_id, "prev": p.n - 1, "n": p.n, "now": now}
+                if p.outcome is None:
+                    result = conn.execute(self._going, params)
+                else:
+                    result = conn.execute(self._ending, {**params, "result": p.outcome})
+                if result.rowcount == 1:
+                    written.add(i)
+                    games.add(p.game_id)
             rows = [
                 {"game_id": p.game_id, "n": p.n, "seat": p.seat, "move": p.move}
-                for p in by_game.values()
-                if p.game_id in ok
+                for i, p in enumerate(batch)
+                if i in written
             ]
             if rows:
-                await conn.execute(insert(MoveRow), rows)
-        return [p for p in by_game.values() if p.game_id in ok]
+                conn.execute(insert(MoveRow), rows)
+        return written
