@@ -41,9 +41,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import websockets
 
 TICK = os.sysconf("SC_CLK_TCK")
+DECODE = msgspec.json.Decoder().decode
+"""The harness reads every update: the fastest decoder, to leave the cores to the server."""
 
 
 def free_port() -> int:
@@ -123,7 +126,7 @@ async def player(
                 raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
             except TimeoutError:
                 continue
-            msg = json.loads(raw)
+            msg = DECODE(raw)
             kind = msg.get("type")
             if kind == "lobby":
                 new = msg.get("game_id")

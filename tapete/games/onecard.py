@@ -484,11 +484,8 @@ def fit_mask(top: int, suit: int, attack: bool, blocks: bool = False) -> int:
 def _table(attack: bool, blocks: bool = False) -> tuple[bytes, ...]:
     """:func:`fit_mask` for every top card and suit to follow, as bytes (``t[top * 5 + suit +
     1][card]`` is 1 where the card fits): worked out once, looked up by the hot loops."""
-    return tuple(
-        bytes(fit_mask(t, s, attack, blocks) >> c & 1 for c in range(54))
-        for t in range(54)
-        for s in range(-1, 4)
-    )
+    masks = (fit_mask(t, s, attack, blocks) for t in range(54) for s in range(-1, 4))
+    return tuple(bytes(m >> c & 1 for c in range(54)) for m in masks)
 
 
 _PLAIN: Final = _table(False)
