@@ -43,6 +43,7 @@ from typing import Any
 import httpx
 import msgspec
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 TICK = os.sysconf("SC_CLK_TCK")
 DECODE = msgspec.json.Decoder().decode
@@ -157,9 +158,11 @@ async def player(
                         await ws.send(json.dumps({"type": "join", "game": game}))
                     continue
                 mine = view.get("turn") == seat and view.get("legal")
-                if think is not None and mine and (pending is None or pending.done()):
+                if think is not None and mine:
                     plays = [m for m in view["legal"] if m["type"] in ("play", "draw")]
-                    if plays:
+                    if plays:  # (a move thought of for an older version is dropped)
+                        if pending is not None:
+                            pending.cancel()
                         pending = asyncio.create_task(move_later(version, plays[0]))
             elif kind == "error" and msg.get("code") not in ("stale_version", "not_your_turn"):
                 stats.errors += 1
@@ -289,6 +292,40 @@ def start_server(work: Path, port: int, extra: list[str]) -> subprocess.Popen[by
     )
 
 
+def histograms(base: str) -> dict[str, dict[float, float]]:
+    """The server's histograms from /metrics: name (with labels but ``le``) → bound → count
+    (cumulative), summed over the labels but ``generation``."""
+    out: dict[str, dict[float, float]] = {}
+    text = httpx.get(base + "/metrics", timeout=10).text
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if not s.name.endswith("_bucket"):
+                continue
+            name = s.name + "".join(
+                f"{{{s.labels['generation']}}}" for _ in [0] if "generation" in s.labels
+            )
+            bound = float(s.labels["le"])
+            out.setdefault(name, {})[bound] = out.get(name, {}).get(bound, 0.0) + s.value
+    return out
+
+
+def quantile(before: dict[float, float], after: dict[float, float], q: float) -> tuple[float, int]:
+    """The bucket bound under which a share ``q`` of what was observed in between fell, and
+    how many were."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    for b, c in zip(bounds, counts, strict=True):
+        if total and c >= q * total:
+            return b, int(total)
+    return float("nan"), int(total)
+
+
+def top_bound(before: dict[float, float], after: dict[float, float]) -> float:
+    """The smallest bound under which everything observed in between fell."""
+    return quantile(before, after, 1.0)[0]
+
+
 def wait_up(base: str) -> None:
     for _ in range(200):
         try:
@@ -337,20 +374,31 @@ def run(
         )
         print(
             "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
-            "| CPU ms/move |"
+            "| CPU ms/move | server p99 ms | GC: longest pause ms ×runs, by generation |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for target in steps:
             shares = [target // processes + (i < target % processes) for i in range(processes)]
             players = sum(ask("grow", shares))
             time.sleep(min(3.0, seconds / 4))  # everyone joined and settled
             ask("reset", [None] * processes)
+            h0 = histograms(base)
             cpu0, _ = proc_usage(server.pid)
             t0 = time.perf_counter()
             time.sleep(seconds)
             reports = ask("report", [None] * processes)
             elapsed = time.perf_counter() - t0
             cpu1, rss = proc_usage(server.pid)
+            h1 = histograms(base)
+            move = "tapete_move_seconds_bucket"
+            server_p99, _ = quantile(h0.get(move, {}), h1.get(move, {}), 0.99)
+            pauses = []
+            for gen in range(3):
+                key = f"tapete_gc_pause_seconds_bucket{{{gen}}}"
+                runs = quantile(h0.get(key, {}), h1.get(key, {}), 1.0)[1]
+                if runs:
+                    bound = top_bound(h0.get(key, {}), h1[key])
+                    pauses.append(f"{gen}: ≤ {bound * 1000:g} ×{runs}")
             lat = sorted(x for r in reports for x in r[0]) or [0.0]
             moves = sum(r[1] for r in reports)
             errors = sum(r[2] for r in reports)
@@ -360,7 +408,8 @@ def run(
             print(
                 f"| {players} | {moves / elapsed:.1f} | {p50 * 1000:.1f} "
                 f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
-                f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} |",
+                f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} "
+                f"| ≤ {server_p99 * 1000:g} | {', '.join(pauses)} |",
                 flush=True,
             )
         ask("stop", [None] * processes)

@@ -49,7 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             split_list(args.trusted_proxy or os.environ.get("TAPETE_TRUSTED_PROXIES", ""))
         ),
     ).with_text(" ".join([os.environ.get("TAPETE_LIMITS", ""), *args.limit]))
-    app = create_app(database_url(args.db), settings, limits)
+    app = create_app(database_url(args.db), settings, limits, freeze_gc=True)
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     uvicorn.run(
         app,

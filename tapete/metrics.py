@@ -7,14 +7,32 @@ each hall exposes them in a registry of its own with its gauges (:func:`registry
 
 from __future__ import annotations
 
+import gc
+import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
-LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+LATENCY_BUCKETS = (
+    0.0005,
+    0.001,
+    0.002,
+    0.005,
+    0.01,
+    0.02,
+    0.035,
+    0.05,
+    0.075,
+    0.1,
+    0.2,
+    0.5,
+    1.0,
+    2.5,
+)
 
 MOVES = Counter("tapete_moves", "Moves committed, by game (players', bots' and clocks').", ["game"])
 MOVE_SECONDS = Histogram(
@@ -33,7 +51,32 @@ COMMIT_BATCH = Histogram(
 ERRORS = Counter("tapete_errors", "Refusals sent to clients, by code.", ["code"], registry=None)
 SOCKETS_OPENED = Counter("tapete_sockets_opened", "Sockets accepted.", registry=None)
 
-OWN = (MOVES, MOVE_SECONDS, COMMIT_BATCH, ERRORS, SOCKETS_OPENED)
+GC_SECONDS = Histogram(
+    "tapete_gc_pause_seconds",
+    "Pauses of Python's garbage collector, by generation (everything stops meanwhile).",
+    ["generation"],
+    buckets=LATENCY_BUCKETS,
+    registry=None,
+)
+
+OWN = (MOVES, MOVE_SECONDS, COMMIT_BATCH, ERRORS, SOCKETS_OPENED, GC_SECONDS)
+
+_gc_started: list[float] = []
+
+
+def _time_gc(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_started.append(time.perf_counter())
+    elif _gc_started:
+        GC_SECONDS.labels(str(info.get("generation"))).observe(
+            time.perf_counter() - _gc_started.pop()
+        )
+
+
+def watch_gc() -> None:
+    """Time every collection (once a process)."""
+    if _time_gc not in gc.callbacks:
+        gc.callbacks.append(_time_gc)
 
 
 class Gauges(Collector):
@@ -60,5 +103,6 @@ def registry(gauges: Gauges) -> CollectorRegistry:
     for metric in OWN:
         out.register(metric)
     out.register(gauges)
+    watch_gc()
     ProcessCollector(registry=out)
     return out

@@ -19,7 +19,7 @@ Send = Callable[[Message], None]
 _ENCODER = msgspec.json.Encoder()
 
 
-def encode(message: Message) -> bytes:
+def encode(message: Any) -> bytes:
     """A message as the wire carries it: compact JSON, UTF-8."""
     return _ENCODER.encode(message)
 

@@ -37,7 +37,7 @@ from tapete.rooms.inbox import (
     Wake,
     error,
 )
-from tapete.rooms.stream import Logged, Stream
+from tapete.rooms.stream import HISTORY, Logged, Stream
 from tapete.store import GameRecord, LoggedMove, Store
 
 log = logging.getLogger(__name__)
@@ -117,11 +117,13 @@ class Room:
         if moves is None:
             moves = await self.store.moves(self.id)
         state, version, history = self._initial(), 0, []
-        for logged in moves:
+        kept = len(moves) - HISTORY  # (only the last moves are kept to replay)
+        for i, logged in enumerate(moves):
             move = self.spec.parse_move(logged.move)
             events = self.game.apply(state, logged.seat, move)
             version = logged.n
-            history.append(Logged(logged.n, logged.seat, logged.move, events))
+            if i >= kept:
+                history.append(Logged(logged.n, logged.seat, logged.move, events).packed())
         self.state, self.version = state, version
         self.stream.history.clear()
         self.stream.history.extend(history)
@@ -154,8 +156,9 @@ class Room:
         return self.stream.subscribers
 
     @property
-    def history(self) -> Any:
-        return self.stream.history
+    def history(self) -> list[Logged]:
+        """The moves kept to replay, unpacked (oldest first)."""
+        return [Logged.unpacked(x) for x in self.stream.history]
 
     # seats
 

@@ -8,10 +8,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tapete.rooms.inbox import Message, Send, Shared
+import msgspec
 
-HISTORY = 512
-"""How many past moves a room keeps to replay to a client that reconnects."""
+from tapete.rooms.inbox import Message, Send, Shared, encode
+
+HISTORY = 64
+"""How many past moves a room keeps to replay to a client that reconnects (one that missed
+more gets the view alone). Every one is a handful of objects the garbage collector walks on
+each full collection: kept few (bench/RESULTS.md, «GC pauses»)."""
 
 
 @dataclass(slots=True)
@@ -28,6 +32,21 @@ class Logged:
     move: Message
     events: list[Message]
 
+    def packed(self) -> Packed:
+        """As the history keeps it: one bytes object, which the garbage collector never walks
+        (a move's dicts and lists would be a dozen objects it walks on every full collection,
+        for as long as the move is kept)."""
+        return self.version, encode([self.seat, self.move, self.events])
+
+    @classmethod
+    def unpacked(cls, packed: Packed) -> Logged:
+        seat, move, events = _decode(packed[1])
+        return cls(packed[0], seat, move, events)
+
+
+Packed = tuple[int, bytes]
+_decode = msgspec.json.Decoder().decode
+
 
 def redact(event: Message, seat: int | None) -> Message:
     """Events are public but for ``secret`` (e.g. the cards a player drew): only the event's
@@ -39,7 +58,7 @@ def redact(event: Message, seat: int | None) -> Message:
 
 class Stream:
     def __init__(self) -> None:
-        self.history: deque[Logged] = deque(maxlen=HISTORY)
+        self.history: deque[Packed] = deque(maxlen=HISTORY)
         self.subscribers: dict[int, Subscriber] = {}
         self._ids = itertools.count(1)
 
@@ -68,7 +87,7 @@ class Stream:
         first = version - len(self.history) + 1
         if since + 1 < first:
             return None
-        return [self.update(x, seat) for x in self.history if x.version > since]
+        return [self.update(Logged.unpacked(x), seat) for x in self.history if x[0] > since]
 
     def publish(
         self, logged: Logged, view: Callable[[int | None], Message], clocks: list[Message]
@@ -76,7 +95,7 @@ class Stream:
         """Send every subscriber the move, its own view and the clocks; a subscriber whose
         send fails is dropped. Each seat's message (and the spectators') is built and
         encoded once, however many connections it has."""
-        self.history.append(logged)
+        self.history.append(logged.packed())
         built: dict[int | None, Shared] = {}
         for conn, sub in list(self.subscribers.items()):
             try:

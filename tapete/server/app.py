@@ -34,9 +34,13 @@ from tapete.server.state import Hall
 
 
 def create_app(
-    database_url: str, settings: Settings | None = None, limits: Limits | None = None
+    database_url: str,
+    settings: Settings | None = None,
+    limits: Limits | None = None,
+    *,
+    freeze_gc: bool = False,
 ) -> SocketFront:
-    hall = Hall(database_url, settings or Settings(), limits or Limits())
+    hall = Hall(database_url, settings or Settings(), limits or Limits(), freeze_gc)
     pages = Pages(hall, Renderer())
     api = Api(hall)
     rooms = RoomPages(hall, pages)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from dataclasses import replace
 from typing import Any
@@ -23,8 +24,17 @@ log = logging.getLogger(__name__)
 
 
 class Hall:
-    def __init__(self, url: str, settings: Settings, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        settings: Settings,
+        limits: Limits | None = None,
+        freeze_gc: bool = False,
+    ) -> None:
         self.url = url
+        self.freeze_gc = freeze_gc
+        """Once the games are back, freeze what exists (``tapete serve``: the process is
+        the hall's alone; not in tests, which make many halls in one process)."""
         self.limits = limits or Limits()
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
@@ -58,6 +68,9 @@ class Hall:
             return
         seconds = asyncio.get_running_loop().time() - t0
         log.info("resumed %d unfinished games in %.2f s", resumed, seconds)
+        if self.freeze_gc:  # what start-up made lives as long as the process: no collection
+            gc.collect()  # walks it again (bench/RESULTS.md, «GC pauses»)
+            gc.freeze()
 
     def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made

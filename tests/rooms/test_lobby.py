@@ -165,7 +165,7 @@ async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(store: Store) ->
     assert 1 in room.bots.seats()
     assert await room.submit(HOST, room.version, {"type": "turn"}) is None
     await room.settled()
-    assert room.stream.history[-1].seat == 1  # the bot turned Ana's card
+    assert room.history[-1].seat == 1  # the bot turned Ana's card
     await rooms.close()
 
 
@@ -194,7 +194,7 @@ async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
     assert [m for m in host_inbox if m["type"] == "presence"][-1]["seats"][1]["bot"] is True
     assert await room.submit(HOST, room.version, {"type": "turn"}) is None
     await room.settled()
-    assert room.stream.history[-1].seat == 1  # the stand-in turned her card
+    assert room.history[-1].seat == 1  # the stand-in turned her card
     _, back = room.subscribe(ANA, ana_inbox.append, None)  # she reloads
     assert back["presence"]["seats"][1] == {"seat": 1, "connected": True, "grace_ms": None,
                                             "bot": False, "away": False}  # fmt: skip

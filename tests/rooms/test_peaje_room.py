@@ -65,7 +65,7 @@ async def test_friends_play_each_on_their_phone(store: Store) -> None:
     skip = await room.submit(HOST, room.version, {"type": "skip"})  # only the room skips
     assert skip is not None and skip["code"] == "unknown_move" and room.version == 0
     assert await room.submit(HOST, room.version, {"type": "answer", "choice": "mayor"}) is None
-    assert room.version == 1 and room.stream.history[0].seat == 0
+    assert room.version == 1 and room.history[0].seat == 0
     await rooms.close()
 
 
@@ -80,7 +80,7 @@ async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> 
     assert room.state.current == 0  # the grace is not over: the table waits
     await asyncio.sleep(0.3)
     await room.settled()
-    assert room.state.current == 1 and room.stream.history[-1].move == {"type": "skip"}
+    assert room.state.current == 1 and room.history[-1].move == {"type": "skip"}
     skipped = [m for m in inbox if m["type"] == "update"][-1]
     assert [e["t"] for e in skipped["events"]] == ["skipped", "turn"]
     await rooms.close()
@@ -116,7 +116,7 @@ async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
     assert [c["seat"] for c in room.clocks.json()] == [0]
     await asyncio.sleep(0.25)
     await room.settled()
-    assert room.stream.history[0].move == {"type": "skip"} and room.stream.history[0].seat == 0
+    assert room.history[0].move == {"type": "skip"} and room.history[0].seat == 0
     await rooms.close()
 
 
@@ -130,7 +130,7 @@ async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
     assert await act(lobby, HOST, "leave") is None  # on the host's own turn
     await room.settled()
     assert room.state.routes[0].out and room.state.current == 1
-    assert room.stream.history[-1].move == {"type": "retire"}
+    assert room.history[-1].move == {"type": "retire"}
     presence = [m for m in inbox if m["type"] == "presence"][-1]
     assert presence["seats"][0]["away"] is True and presence["seats"][1]["away"] is False
     assert lobby.record.host == ANA  # the room passes on
