@@ -165,7 +165,7 @@ def parser() -> argparse.ArgumentParser:
         "--ws",
         default="websockets-sansio",
         choices=["websockets-sansio", "websockets", "wsproto"],
-        help="implementación de WebSocket de uvicorn (bench/RESULTS.md; wsproto: pip install wsproto)",
+        help="WebSocket de uvicorn (bench/RESULTS.md; wsproto: pip install wsproto)",
     )
     s.set_defaults(func=cmd_serve)
 
