@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from dataclasses import replace
 from typing import Any
@@ -15,6 +14,7 @@ from starlette.websockets import WebSocket
 from tapete.i18n import text
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Rooms, Settings
+from tapete.server.gcpolicy import GcPolicy
 from tapete.server.guests import Guests
 from tapete.server.limits import Limits
 from tapete.store import Store, migrate
@@ -33,8 +33,9 @@ class Hall:
     ) -> None:
         self.url = url
         self.freeze_gc = freeze_gc
-        """Once the games are back, freeze what exists (``tapete serve``: the process is
-        the hall's alone; not in tests, which make many halls in one process)."""
+        """Once the games are back, keep the collector's pauses short (:mod:`gcpolicy`;
+        ``tapete serve``: the process is the hall's alone; not in tests, which make many
+        halls in one process)."""
         self.limits = limits or Limits()
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
@@ -48,6 +49,7 @@ class Hall:
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
+        self.gc_policy: GcPolicy | None = None
         """Rebuilding the unfinished games, from the start on (done: all are back)."""
 
     async def start(self) -> None:
@@ -68,9 +70,9 @@ class Hall:
             return
         seconds = asyncio.get_running_loop().time() - t0
         log.info("resumed %d unfinished games in %.2f s", resumed, seconds)
-        if self.freeze_gc:  # what start-up made lives as long as the process: no collection
-            gc.collect()  # walks it again (bench/RESULTS.md, «GC pauses»)
-            gc.freeze()
+        if self.freeze_gc:  # (tapete serve: the process is the hall's alone)
+            self.gc_policy = GcPolicy()
+            self.gc_policy.start()
 
     def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made
@@ -83,6 +85,8 @@ class Hall:
         return True
 
     async def stop(self) -> None:
+        if self.gc_policy is not None:
+            await self.gc_policy.stop()
         if self.resuming is not None and not self.resuming.done():
             self.resuming.cancel()
             with contextlib.suppress(asyncio.CancelledError):

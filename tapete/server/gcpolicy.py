@@ -1,0 +1,73 @@
+"""How ``tapete serve`` keeps Python's garbage collector from stopping the hall.
+
+A full collection walks every tracked object: with thousands of sockets open that is
+hundreds of milliseconds during which no move is played (bench/RESULTS.md, «GC pauses»).
+Most of those objects live as long as their socket or room, and are freed by reference
+counting, not by the collector. So, once a full collection has run, what survived it is
+frozen (``gc.freeze``): later collections walk only what is newer. What the frozen objects
+leave behind in reference cycles (a closed socket's protocol and transport point at each
+other) waits for the next thorough sweep, every ``thorough_seconds``: unfreeze, collect
+everything, freeze again — one long pause an hour instead of one every minute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class GcPolicy:
+    def __init__(self, thorough_seconds: float = 3600.0) -> None:
+        self.thorough_seconds = thorough_seconds
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.freezes = 0
+        self.sweeps = 0
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        gc.collect()
+        gc.freeze()  # what start-up made lives as long as the process
+        gc.callbacks.append(self._collected)
+        self._task = self._loop.create_task(self._sweeper(), name="gc-sweeper")
+
+    async def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._collected)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def _collected(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "stop" and info.get("generation") == 2 and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._freeze)  # (not from inside the collector)
+
+    def _freeze(self) -> None:
+        gc.freeze()
+        self.freezes += 1
+
+    async def _sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(self.thorough_seconds)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Unfreeze, collect everything, freeze again."""
+        t0 = time.perf_counter()
+        gc.unfreeze()
+        found = gc.collect()
+        gc.freeze()
+        self.sweeps += 1
+        log.info(
+            "thorough collection: %d unreachable objects in %.0f ms",
+            found,
+            1000 * (time.perf_counter() - t0),
+        )

@@ -1,0 +1,44 @@
+"""The collector policy of ``tapete serve``: what survives a full collection is frozen;
+cycles left among frozen objects are freed by the thorough sweep. (In a process of its own:
+freezing is for the whole process.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+SCRIPT = r'''
+import asyncio, gc, weakref
+from tapete.server.gcpolicy import GcPolicy
+
+class Node:
+    pass
+
+async def main():
+    policy = GcPolicy(thorough_seconds=3600)
+    policy.start()
+    assert gc.get_freeze_count() > 0                  # start-up is frozen
+    a, b = Node(), Node()
+    a.other, b.other = b, a                           # a cycle, alive for now
+    gone = weakref.ref(a)
+    gc.collect(2)                                     # a full collection...
+    await asyncio.sleep(0)
+    assert policy.freezes == 1                        # ...then what survived it is frozen
+    del a, b                                          # the cycle is garbage now, but frozen:
+    gc.collect(2)
+    await asyncio.sleep(0)
+    assert gone() is not None                         # no collection walks it
+    policy.sweep()                                    # the thorough sweep frees it
+    assert gone() is None and policy.sweeps == 1
+    assert gc.get_freeze_count() > 0                  # and freezes what lives again
+    await policy.stop()
+    print("ok")
+
+asyncio.run(main())
+'''
+
+
+def test_survivors_are_frozen_and_the_sweep_frees_frozen_cycles() -> None:
+    run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "ok"
