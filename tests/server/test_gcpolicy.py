@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-SCRIPT = r'''
+SCRIPT = r"""
 import asyncio, gc, weakref
 from tapete.server.gcpolicy import GcPolicy
 
@@ -35,7 +35,7 @@ async def main():
     print("ok")
 
 asyncio.run(main())
-'''
+"""
 
 
 def test_survivors_are_frozen_and_the_sweep_frees_frozen_cycles() -> None:
