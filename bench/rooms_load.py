@@ -374,9 +374,10 @@ def run(
         )
         print(
             "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
-            "| CPU ms/move | server p99 ms | GC: longest pause ms ×runs, by generation |"
+            "| CPU ms/move | server p99 ms | p99 ms: move's wait for its commit / a batch's commit "
+            "| GC: longest pause ms ×runs, by generation |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for target in steps:
             shares = [target // processes + (i < target % processes) for i in range(processes)]
             players = sum(ask("grow", shares))
@@ -392,6 +393,10 @@ def run(
             h1 = histograms(base)
             move = "tapete_move_seconds_bucket"
             server_p99, _ = quantile(h0.get(move, {}), h1.get(move, {}), 0.99)
+            waits = [
+                quantile(h0.get(k, {}), h1.get(k, {}), 0.99)[0] * 1000
+                for k in ("tapete_commit_queue_seconds_bucket", "tapete_commit_seconds_bucket")
+            ]
             pauses = []
             for gen in range(3):
                 key = f"tapete_gc_pause_seconds_bucket{{{gen}}}"
@@ -409,7 +414,8 @@ def run(
                 f"| {players} | {moves / elapsed:.1f} | {p50 * 1000:.1f} "
                 f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
                 f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} "
-                f"| ≤ {server_p99 * 1000:g} | {', '.join(pauses)} |",
+                f"| ≤ {server_p99 * 1000:g} | ≤ {waits[0]:g} / ≤ {waits[1]:g} "
+                f"| {', '.join(pauses)} |",
                 flush=True,
             )
         ask("stop", [None] * processes)

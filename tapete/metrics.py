@@ -48,6 +48,19 @@ COMMIT_BATCH = Histogram(
     buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 500),
     registry=None,
 )
+COMMIT_SECONDS = Histogram(
+    "tapete_commit_seconds",
+    "Each batch's transaction on the writer's thread, waiting for the database's write lock "
+    "included.",
+    buckets=LATENCY_BUCKETS,
+    registry=None,
+)
+WRITER_WAIT_SECONDS = Histogram(
+    "tapete_commit_queue_seconds",
+    "A move's wait for the writer, from queued to its batch's commit.",
+    buckets=LATENCY_BUCKETS,
+    registry=None,
+)
 ERRORS = Counter("tapete_errors", "Refusals sent to clients, by code.", ["code"], registry=None)
 SOCKETS_OPENED = Counter("tapete_sockets_opened", "Sockets accepted.", registry=None)
 
@@ -59,7 +72,16 @@ GC_SECONDS = Histogram(
     registry=None,
 )
 
-OWN = (MOVES, MOVE_SECONDS, COMMIT_BATCH, ERRORS, SOCKETS_OPENED, GC_SECONDS)
+OWN = (
+    MOVES,
+    MOVE_SECONDS,
+    COMMIT_BATCH,
+    COMMIT_SECONDS,
+    WRITER_WAIT_SECONDS,
+    ERRORS,
+    SOCKETS_OPENED,
+    GC_SECONDS,
+)
 
 _gc_started: list[float] = []
 

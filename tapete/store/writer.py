@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import Engine, bindparam, insert, update
 
-from tapete.metrics import COMMIT_BATCH
+from tapete.metrics import COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
 from tapete.store.models import GameRow, MoveRow
 
 MAX_BATCH = 500
@@ -44,6 +45,7 @@ class Pending:
     move: dict[str, Any]
     outcome: dict[str, Any] | None
     future: asyncio.Future[None] = field(repr=False)
+    at: float = field(default_factory=time.perf_counter)
 
 
 class MoveWriter:
@@ -120,6 +122,9 @@ class MoveWriter:
                             p.future.set_exception(exc)
                     continue
                 COMMIT_BATCH.observe(len(batch))
+                done_at = time.perf_counter()
+                for p in batch:
+                    WRITER_WAIT_SECONDS.observe(done_at - p.at)
                 if self.observe is not None:
                     self.observe(len(batch))
                 for i, p in enumerate(batch):
@@ -136,6 +141,7 @@ class MoveWriter:
         """Write ``batch`` in one transaction (on the writer's thread: it reads the pending
         moves, touches no future); returns the indexes of the moves written (a stale one is
         left out, the others go on)."""
+        t0 = time.perf_counter()
         now = self.now()
         written: set[int] = set()
         games: set[str] = set()
@@ -158,4 +164,5 @@ class MoveWriter:
             ]
             if rows:
                 conn.execute(insert(MoveRow), rows)
+        COMMIT_SECONDS.observe(time.perf_counter() - t0)
         return written

@@ -40,6 +40,8 @@ def test_metrics_count_sockets_games_moves_commits_and_refusals(client: TestClie
         assert now[("tapete_watchers", (("game", "guerra"),))] == 1
     assert now[moves] - before.get(moves, 0) == 2  # the player's and the computer's
     assert now[batches] - before.get(batches, 0) >= 1
+    for timed in ("tapete_commit_seconds_count", "tapete_commit_queue_seconds_count"):
+        assert now[(timed, ())] - before.get((timed, ()), 0) >= 1
     assert now[refused] - before.get(refused, 0) == 1
     latency = ("tapete_move_seconds_count", (("game", "guerra"),))
     assert now[latency] - before.get(latency, 0) == 1  # the player's move only
