@@ -13,11 +13,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.servers import free_port
 
 
 class RedisServer:

@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,12 +19,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tapete.games import guerra
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.servers import free_port, wait_until_up
 
 
 class Server:
@@ -60,13 +54,8 @@ class Server:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/salud", timeout=0.5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        if wait_until_up(self.url, self.proc):
+            return
         self.kill()
         raise AssertionError("the server did not start: " + self.db.with_suffix(".log").read_text())
 

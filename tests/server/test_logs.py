@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from tapete.server.logs import REQUEST_ID, JsonFormatter, QuietSockets
-from tests.server.test_crash import free_port
+from tests.servers import free_port, wait_until_up
 
 
 def test_a_record_is_one_json_line_with_its_request_id() -> None:
@@ -85,13 +85,7 @@ def test_the_server_logs_json_lines_and_nothing_for_sockets_coming_and_going(
         )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(base + "/salud", timeout=0.5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        assert wait_until_up(base, proc)
         started = len(log.read_text().splitlines())
         for _ in range(5):  # sockets that open and go away: normal, not news
             with connect(f"ws://127.0.0.1:{port}/ws") as ws:
