@@ -43,6 +43,7 @@ from typing import Any
 
 import httpx
 import websockets
+from rooms_load import free_port
 from websockets.asyncio.client import ClientConnection, connect
 
 from tapete.registry import REGISTRY
@@ -51,12 +52,6 @@ from tapete.store import Store, default_url
 KINDS = ("guerra", "onecard", "rummy", "peaje")
 PEAJE = {"variant": "cooperativo", "players": 3}
 """El Peaje has no bots: a group of three around one phone, played by the harness alone."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rss(pid: int) -> int:

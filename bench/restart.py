@@ -19,37 +19,18 @@ import asyncio
 import json
 import random
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 import websockets
-from rooms_load import free_port
+from rooms_load import free_port, start_server
 
 
 def serve(work: Path, port: int) -> tuple[subprocess.Popen[bytes], Path]:
-    log = work / f"server-{time.monotonic_ns()}.log"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tapete.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(work / "restart.db"),
-            "--bot-pace",
-            "0",
-            "--limit",
-            "games_per_minute_address=1000000",
-        ],
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    return proc, log
+    """(At ``info``: the server's line saying its games are back is what is waited for.)"""
+    return start_server(work, port, [], db="restart.db", log_level="info")
 
 
 async def up(base: str, proc: subprocess.Popen[bytes]) -> None:

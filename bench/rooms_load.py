@@ -266,9 +266,14 @@ def harness_process(
     asyncio.run(harness(pipe, base, ws_url, think, practice))
 
 
-def start_server(work: Path, port: int, extra: list[str]) -> subprocess.Popen[bytes]:
-    log = open(work / f"server-{port}.log", "wb")  # noqa: SIM115 (the process keeps it)
-    return subprocess.Popen(
+def start_server(
+    work: Path, port: int, extra: list[str], db: str = "load.db", log_level: str = "warning"
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """``tapete serve`` on ``work/db`` with bots at pace 0 and the per-address limits lifted;
+    the process and its log (a new file each start)."""
+    path = work / f"server-{port}-{time.monotonic_ns()}.log"
+    log = path.open("wb")
+    proc = subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -277,11 +282,11 @@ def start_server(work: Path, port: int, extra: list[str]) -> subprocess.Popen[by
             "--port",
             str(port),
             "--db",
-            str(work / "load.db"),
+            str(work / db),
             "--bot-pace",
             "0",
             "--log-level",
-            "warning",
+            log_level,
             # every player of the harness comes from one address (127.0.0.1)
             "--limit",
             "sockets_per_address=1000000 games_per_minute_address=1000000",
@@ -290,6 +295,8 @@ def start_server(work: Path, port: int, extra: list[str]) -> subprocess.Popen[by
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    log.close()  # (the child has its own copy)
+    return proc, path
 
 
 def histograms(base: str) -> dict[str, dict[float, float]]:
@@ -301,9 +308,8 @@ def histograms(base: str) -> dict[str, dict[float, float]]:
         for s in family.samples:
             if not s.name.endswith("_bucket"):
                 continue
-            name = s.name + "".join(
-                f"{{{s.labels['generation']}}}" for _ in [0] if "generation" in s.labels
-            )
+            generation = s.labels.get("generation")
+            name = s.name if generation is None else f"{s.name}{{{generation}}}"
             bound = float(s.labels["le"])
             out.setdefault(name, {})[bound] = out.get(name, {}).get(bound, 0.0) + s.value
     return out
@@ -349,7 +355,7 @@ def run(
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     ws_url = f"ws://127.0.0.1:{port}/ws"
-    server = start_server(work, port, extra)
+    server, _ = start_server(work, port, extra)
     workers: list[tuple[multiprocessing.Process, Connection]] = []
     try:
         wait_up(base)
