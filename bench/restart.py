@@ -68,10 +68,14 @@ async def run(n: int) -> None:
         await up(base, first)
         games = await make_games(base, n)
         await asyncio.sleep(2)  # the bots' first moves are in the logs
+        game_id, cookie = random.choice(games)
+        async with httpx.AsyncClient(
+            base_url=base, timeout=10, cookies={"tapete_guest": cookie}
+        ) as client:
+            before = (await client.get(f"/api/partidas/{game_id}")).json()["version"]
     finally:
         first.terminate()
         first.wait(30)
-    game_id, cookie = random.choice(games)
     t0 = time.perf_counter()
     second, log = serve(work, port)
     try:
@@ -82,7 +86,7 @@ async def run(n: int) -> None:
         ) as ws:
             await ws.send(json.dumps({"type": "join", "game": game_id}))
             joined = json.loads(await ws.recv())
-            assert joined["type"] == "joined" and joined["version"] > 0, joined
+            assert joined["type"] == "joined" and joined["version"] == before, joined
         t_join = time.perf_counter() - t0
         while "resumed" not in log.read_text():
             await asyncio.sleep(0.01)
