@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.databases"]
+
 E2E = Path(__file__).parent / "e2e"
 
 

@@ -1,4 +1,5 @@
-"""Databases for the store tests: a SQLite file, and a throwaway PostgreSQL cluster.
+"""Databases for tests: a SQLite file, and a throwaway PostgreSQL cluster (one for the
+session; ``fresh_postgres`` empties it for a test).
 
 PostgreSQL comes from Debian's binaries (`.ci/run` installs them); a missing server is a
 failure, not a skip.
@@ -73,12 +74,8 @@ def postgres_url() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return default_url(tmp_path / "store.db")
-    url: str = request.getfixturevalue("postgres_url")
-    # a fresh schema per test: drop what an earlier test made
+def emptied(url: str) -> str:
+    """``url``'s database with nothing in it (what an earlier test made is dropped)."""
     from sqlalchemy import create_engine, text
 
     engine = create_engine(url)
@@ -86,3 +83,15 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         con.execute(text("drop schema public cascade; create schema public"))
     engine.dispose()
     return url
+
+
+@pytest.fixture
+def fresh_postgres(postgres_url: str) -> str:
+    return emptied(postgres_url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return default_url(tmp_path / "store.db")
+    return emptied(request.getfixturevalue("postgres_url"))
