@@ -1,5 +1,7 @@
-"""Several ``tapete serve`` processes as one hall, on Redis: who owns each room (leases)."""
+"""Several ``tapete serve`` processes as one hall, on Redis: who owns each room (leases),
+the heartbeat that keeps them and takes over from the dead, messages between processes."""
 
 from tapete.cluster.leases import Leases
+from tapete.cluster.node import Node, Unreachable
 
-__all__ = ["Leases"]
+__all__ = ["Leases", "Node", "Unreachable"]

@@ -1,0 +1,323 @@
+"""One ``tapete serve`` process's place in a hall of several, on Redis.
+
+A process (a *node*) has an id, a heartbeat key (``tapete:alive:<id>``, with the leases'
+time to live) and a channel (``tapete:to:<id>``). It owns *units* (a practice game, a
+private room with its games) by their leases (:mod:`tapete.cluster.leases`) and renews
+them all with its heartbeat, several times a lease's life. What it owns is listed in
+``tapete:units:<id>`` so that, when a node's heartbeat stops (SIGKILL, a lost machine),
+the others share its units out (``SPOP``: each to one of them) and open them from the log.
+
+A lease held by a node whose heartbeat is gone is free: :meth:`Node.claim` takes it at
+once, so a room is never stuck behind a dead owner for the rest of a lease's life.
+
+Messages between nodes are one ordered stream per sender (one publisher task: Redis keeps
+the order of what one connection publishes), msgpack-encoded: *pushes* (one way: a
+socket's message, a room's update for a socket) and *requests*, which get a reply or
+:class:`Unreachable` after a timeout. Pub/sub delivers at most once: a message lost in a
+partition is lost, and whoever waited on it resyncs (a socket joins again, a request is
+refused with ``busy``).
+
+The node knows nothing of games or rooms: the hall gives it handlers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from tapete.cluster.leases import PREFIX, Leases
+
+log = logging.getLogger(__name__)
+
+ALIVE = "tapete:alive:"
+UNITS = "tapete:units:"
+NODES = "tapete:nodes"
+CHANNEL = "tapete:to:"
+
+_CLAIM = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. owner) == 1 then
+  return owner
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[4])
+return false
+"""
+"""Take a unit's lease unless a live node holds it (then: that node's id)."""
+
+Push = Callable[[str, Any], None]
+"""A handler of pushes: (the sender's id, the body)."""
+Request = Callable[[str, Any], Awaitable[Any]]
+"""A handler of requests: (the sender's id, the body) → the reply."""
+Lost = Callable[[list[str]], Awaitable[None]]
+"""Told the units this node no longer holds (their leases expired or were taken)."""
+Orphan = Callable[[str], Awaitable[None]]
+"""Told a unit this node has just taken over from a dead one: open it."""
+
+
+class Unreachable(RuntimeError):
+    """No reply in time: the node is gone, or Redis is."""
+
+
+def node_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class Node:
+    def __init__(self, url: str, me: str | None = None, ttl: float = 3.0) -> None:
+        self.url = url
+        self.me = me or node_id()
+        self.ttl = ttl
+        self.redis: Any = aioredis.from_url(
+            url, socket_timeout=ttl / 3, socket_connect_timeout=ttl / 3
+        )
+        self._listener: Any = aioredis.from_url(
+            url, socket_connect_timeout=ttl / 3, health_check_interval=ttl
+        )
+        """The subscription's own connection: it waits without a timeout."""
+        self.leases = Leases(self.redis, self.me, ttl)
+        self._claim = self.redis.register_script(_CLAIM)
+        self.held: set[str] = set()
+        """The units this node holds (as far as it knows)."""
+        self.pushes: dict[str, Push] = {}
+        """Handlers of pushes, by kind (a body's first item)."""
+        self.requests: dict[str, Request] = {}
+        """Handlers of requests, by kind."""
+        self.on_lost: Lost | None = None
+        self.on_orphan: Orphan | None = None
+        self.on_back: list[Callable[[], None]] = []
+        """Told when Redis answers again after it did not: what was sent meanwhile may be
+        lost (whoever waits on it resyncs)."""
+        self.up = False
+        """Whether the last heartbeat reached Redis."""
+        self._last_beat = time.monotonic()
+        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listening = asyncio.Event()
+        self._encode = msgspec.msgpack.Encoder().encode
+        self._decode = msgspec.msgpack.Decoder().decode
+
+    # life cycle
+
+    async def start(self) -> None:
+        """Beat once, listen, and go on beating (Redis down: the node starts anyway, and
+        says so on ``/salud`` until it is back)."""
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="node-listen"),
+            asyncio.create_task(self._publish(), name="node-publish"),
+        ]
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._listening.wait(), self.ttl)
+        await self._beat()
+        self._tasks.append(asyncio.create_task(self._beating(), name="node-beat"))
+
+    async def stop(self) -> None:
+        """Give every lease back and stop (a clean shutdown: the others need not wait)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        with contextlib.suppress(RedisError, OSError):
+            for unit in list(self.held):
+                await self.leases.give_back(unit)
+            await self.redis.delete(ALIVE + self.me, UNITS + self.me)
+            await self.redis.srem(NODES, self.me)
+        self.held.clear()
+        await self.redis.aclose()
+        await self._listener.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.redis.ping())
+        except (RedisError, OSError):
+            return False
+
+    # units
+
+    async def claim(self, unit: str) -> str | None:
+        """Hold ``unit`` (taking it if it is free, or its holder is dead): None; or the id of
+        the live node that holds it. Raises :class:`Unreachable` without Redis."""
+        try:
+            owner = await self._claim(
+                keys=[PREFIX + unit, UNITS + self.me],
+                args=[self.me, int(self.ttl * 1000), ALIVE, unit],
+            )
+        except (RedisError, OSError) as exc:
+            raise Unreachable(str(exc)) from exc
+        if owner is None:
+            self.held.add(unit)
+            return None
+        return owner.decode() if isinstance(owner, bytes) else str(owner)
+
+    async def give_back(self, unit: str) -> None:
+        """Let ``unit`` go (closed here): another node may take it at once."""
+        self.held.discard(unit)
+        with contextlib.suppress(RedisError, OSError):
+            await self.leases.give_back(unit)
+            await self.redis.srem(UNITS + self.me, unit)
+
+    async def alive(self, nodes: list[str]) -> set[str]:
+        """Which of ``nodes`` beat within a lease's life."""
+        if not nodes:
+            return set()
+        flags = await self.redis.mget([ALIVE + n for n in nodes])
+        return {n for n, f in zip(nodes, flags, strict=True) if f is not None}
+
+    # the heartbeat: renew, notice the lost, take over from the dead
+
+    async def _beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            await self._beat()
+
+    async def _beat(self) -> None:
+        held = sorted(self.held)
+        try:
+            await self.redis.set(ALIVE + self.me, "1", px=int(self.ttl * 1000))
+            await self.redis.sadd(NODES, self.me)
+            lost = await self.leases.renew(held)
+        except (RedisError, OSError) as exc:
+            if self.up:
+                log.warning("redis unreachable (%s)", type(exc).__name__)
+            self.up = False
+            if self.held and time.monotonic() - self._last_beat > self.ttl * 0.8:
+                # our leases may have run out meanwhile: another node may hold them now
+                await self._lose(sorted(self.held))
+            return
+        back = not self.up
+        self.up = True
+        if back:
+            log.info("redis reachable; node %s holds %d units", self.me, len(held))
+            for told in self.on_back:
+                told()
+        self._last_beat = time.monotonic()
+        if lost:
+            await self._lose(lost)
+        try:
+            await self._adopt()
+        except (RedisError, OSError):
+            return
+
+    async def _lose(self, units: list[str]) -> None:
+        self.held.difference_update(units)
+        with contextlib.suppress(RedisError, OSError):
+            if units:
+                await self.redis.srem(UNITS + self.me, *units)
+        log.warning("lost %d units", len(units))
+        if self.on_lost is not None:
+            try:
+                await self.on_lost(units)
+            except Exception:
+                log.exception("dropping lost units failed")
+
+    async def _adopt(self) -> None:
+        """Share out the units of nodes whose heartbeat stopped."""
+        raw = await self.redis.smembers(NODES)
+        others = sorted(n.decode() if isinstance(n, bytes) else n for n in raw)
+        others = [n for n in others if n != self.me]
+        dead = set(others) - await self.alive(others)
+        for node in sorted(dead):
+            while (unit := await self.redis.spop(UNITS + node)) is not None:
+                unit = unit.decode() if isinstance(unit, bytes) else str(unit)
+                if await self.claim(unit) is None and self.on_orphan is not None:
+                    log.info("taking over %s from %s", unit, node)
+                    try:
+                        await self.on_orphan(unit)
+                    except Exception:
+                        log.exception("taking over %s failed", unit)
+            await self.redis.srem(NODES, node)
+
+    # messages
+
+    def push(self, to: str, body: Any) -> None:
+        """Send ``body`` to node ``to``, after everything this node sent it before."""
+        self._out.put_nowait((to, self._encode(["p", self.me, 0, body])))
+
+    async def call(self, to: str, body: Any, timeout: float = 3.0) -> Any:
+        """Ask node ``to`` (a request handler there) and wait for its reply."""
+        rid = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        self._out.put_nowait((to, self._encode(["q", self.me, rid, body])))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise Unreachable(f"no reply from {to}") from None
+        finally:
+            self._waiting.pop(rid, None)
+
+    async def _publish(self) -> None:
+        """The one publisher: everything sent, in order, pipelined when it piles up."""
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < 512:
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for to, data in batch:
+                        pipe.publish(CHANNEL + to, data)
+                    await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.debug("publishing %d messages failed (%s)", len(batch), exc)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with self._listener.pubsub() as sub:
+                    await sub.subscribe(CHANNEL + self.me)
+                    self._listening.set()
+                    async for message in sub.listen():
+                        if message.get("type") == "message":
+                            self._received(message["data"])
+            except (RedisError, OSError) as exc:
+                self._listening.clear()
+                log.debug("listening failed (%s): again", type(exc).__name__)
+                await asyncio.sleep(self.ttl / 6)
+
+    def _received(self, data: bytes) -> None:
+        try:
+            kind, sender, rid, body = self._decode(data)
+        except (msgspec.DecodeError, ValueError, TypeError):
+            log.warning("a message from another node could not be read")
+            return
+        if kind == "r":
+            future = self._waiting.get(rid)
+            if future is not None and not future.done():
+                future.set_result(body)
+            return
+        handlers: dict[str, Any] = self.pushes if kind == "p" else self.requests
+        handler = handlers.get(body[0]) if isinstance(body, list) and body else None
+        if handler is None:
+            log.warning("no handler for a %r from %s", body[:1] if body else body, sender)
+            return
+        if kind == "p":
+            try:
+                handler(sender, body)
+            except Exception:
+                log.exception("a push from %s failed", sender)
+            return
+        asyncio.get_running_loop().create_task(self._answer(handler, sender, rid, body))
+
+    async def _answer(self, handler: Request, sender: str, rid: int, body: Any) -> None:
+        try:
+            reply = await handler(sender, body)
+        except Exception:
+            log.exception("a request from %s failed", sender)
+            reply = None
+        self._out.put_nowait((sender, self._encode(["r", self.me, rid, reply])))
