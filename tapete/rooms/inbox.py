@@ -38,6 +38,11 @@ class Shared(dict[str, Any]):
             return self._wire
 
 
+def wire(message: Message) -> bytes:
+    """What a socket sends for ``message``: encoded once if several are sent it."""
+    return message.wire() if isinstance(message, Shared) else encode(message)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How a room runs: bots' pace, clocks. Tests freeze or hurry bots with these."""
@@ -119,6 +124,15 @@ class Wake:
     """Something changed outside the game (a player left the room): look again at who
     must act."""
 
+
+def moved(what: str) -> Message:
+    """Tells a connection that the game (``what`` = "game") or private room ("lobby") it was
+    in is no longer run here (another process of the hall owns it now): join it again.
+    Never sent to a client: its socket acts on it."""
+    return {"type": MOVED, "what": what}
+
+
+MOVED = "_moved"
 
 STOP = object()
 """Tells the room's task to end."""

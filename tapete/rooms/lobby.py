@@ -22,8 +22,8 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
 from tapete.registry import entry
-from tapete.rooms.inbox import STOP, Message, Send, error
-from tapete.store import RoomRecord, Store
+from tapete.rooms.inbox import STOP, Message, Send, error, moved
+from tapete.store import RoomRecord, StaleWrite, Store
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +121,9 @@ class Lobby:
         """Set by the manager: whether the room's current game has ended."""
         self._reactions: dict[str, list[float]] = {}
         """By guest, when they last reacted (loop time), for the throttle."""
+        self.stale: Callable[[], None] | None = None
+        """Set by the manager (several processes): a save found the room moved on without
+        this copy (another process owns it now)."""
         self.left: Callable[[str], None] | None = None
         """Set by the manager: a player left in the middle of a game (a bot takes over)."""
 
@@ -129,6 +132,14 @@ class Lobby:
         lobby = cls(record, store, open_game)
         lobby._task = asyncio.create_task(lobby._run(), name=f"lobby-{record.code}")
         return lobby
+
+    async def moved(self) -> None:
+        """Another process owns the room now: tell everyone in it, and stop."""
+        for m in list(self.members.values()):
+            with contextlib.suppress(Exception):
+                m.send(moved("lobby"))
+        self.members.clear()
+        await self.close()
 
     async def close(self) -> None:
         if self._task is not None:
@@ -228,7 +239,10 @@ class Lobby:
     async def act(
         self, guest: str | None, action: dict[str, Any], lang: str = "es"
     ) -> Message | None:
-        """Do ``action`` for ``guest`` in turn; returns an error message, or None if done."""
+        """Do ``action`` for ``guest`` in turn; returns an error message, or None if done.
+        A room not running (closed, or a copy to read) does nothing: ``busy``."""
+        if self._task is None:
+            return error("busy", lang)
         future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait(_Act(guest, action, lang, future))
         return await future
@@ -241,6 +255,12 @@ class Lobby:
             assert isinstance(item, _Act)
             try:
                 item.future.set_result(await self._gate(item))
+            except StaleWrite:  # another process saved the room: it owns it now
+                log.warning("lobby %s: the room moved on without it", self.code)
+                if not item.future.done():
+                    item.future.set_result(error("busy", item.lang))
+                if self.stale is not None:
+                    self.stale()
             except Exception:
                 log.exception("lobby %s failed on %r", self.code, item)
                 if not item.future.done():

@@ -6,13 +6,15 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from tapete.cluster import Node
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
-from tapete.rooms.inbox import Settings
-from tapete.rooms.lobby import Lobby, check_options, seats_for
+from tapete.rooms.inbox import Message, Settings, error
+from tapete.rooms.lobby import Lobby, check_options, lobby_error, seats_for
 from tapete.rooms.room import Room
 from tapete.store import GameRecord, LoggedMove, RoomRecord, Store, utcnow
 
@@ -20,6 +22,30 @@ log = logging.getLogger(__name__)
 
 RESUME_BATCH = 200
 """Games whose logs a restart reads in one go."""
+
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """A game or private room that another process of the hall owns."""
+
+    owner: str
+    """That process's node id."""
+    record: Any
+    """Its record (a ``GameRecord``, a ``RoomRecord``), as the store holds it."""
+
+
+def game_unit(record: GameRecord) -> str:
+    """What one process owns with a game: the game alone (practice), or its private room
+    (the room and all its games together, so that they never wait on each other)."""
+    return room_unit(record.room_id) if record.room_id else f"game:{record.id}"
+
+
+def room_unit(room_id: str) -> str:
+    return f"room:{room_id}"
+
+
+def _no_game(record: RoomRecord, seats: list[dict[str, Any]]) -> Any:
+    raise RuntimeError("a copy of a room to read starts no game")
 
 
 def practice_seats(
@@ -45,9 +71,21 @@ class Rooms:
     ``idle_seconds`` once started); asked for again, it reopens from its log."""
 
     def __init__(
-        self, store: Store, settings: Settings | None = None, idle_seconds: float = 60.0
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        idle_seconds: float = 60.0,
+        node: Node | None = None,
     ) -> None:
         self.store = store
+        self.node = node
+        """Several processes (Redis): each game and room is run by the one whose lease it
+        is (:meth:`find`); without, this process runs them all."""
+        if node is not None:
+            node.on_lost = self._lost
+            node.on_orphan = self._orphan
+            node.requests["act"] = self._act_here
+        self._chores: set[asyncio.Task[None]] = set()
         self.settings = settings or Settings()
         self.idle_seconds = idle_seconds
         self._rooms: dict[str, Room] = {}
@@ -61,9 +99,11 @@ class Rooms:
         """Rebuild the live games from their logs (every game of a private room, and the
         practice games moved within ``Settings.live_seconds``), reading the logs in bulk.
         Returns how many. Meanwhile :meth:`get` opens any game asked for at once."""
+        self._sweeper = asyncio.create_task(self._sweep(), name="rooms-evict")
+        if self.node is not None:  # each process opens what it is asked for, and the dead's
+            return 0
         since = utcnow() - timedelta(seconds=self.settings.live_seconds)
         records = await self.store.unfinished(live_since=since)
-        self._sweeper = asyncio.create_task(self._sweep(), name="rooms-evict")
         for start in range(0, len(records), RESUME_BATCH):
             batch = [r for r in records[start : start + RESUME_BATCH] if r.id not in self._rooms]
             logs = await self.store.logs([r.id for r in batch])
@@ -87,6 +127,8 @@ class Rooms:
             await room.close()
         self._rooms.clear()
         self._touched.clear()
+        for task in list(self._chores):
+            task.cancel()
 
     async def evict(self) -> int:
         """Close, and drop from memory, the games no one is connected to: finished ones not
@@ -116,6 +158,7 @@ class Rooms:
             await room.close()
             self._rooms.pop(room.id, None)
             self._touched.pop(room.id, None)
+            await self._release(game_unit(room.record))
 
     async def set_aside(self, guest: str, kind: str, keep: str) -> int:
         """A new practice game of ``kind`` replaces the guest's others of that kind in memory
@@ -168,11 +211,14 @@ class Rooms:
             owner=guest,
             position=spec.rules.dump(start) if start is not None else None,
         )
+        await self._claim(game_unit(record))  # (a new game: nobody else holds it)
         room = await self._open(record)
         await self.set_aside(guest, kind, keep=room.id)
         return room
 
-    async def get(self, game_id: str) -> Room | None:
+    async def find(self, game_id: str) -> Room | Elsewhere | None:
+        """The game, run here (opened from its log if need be, and its lease taken when
+        there are several processes), or which process runs it."""
         room = self._rooms.get(game_id)
         if room is not None:
             self._touched[game_id] = asyncio.get_running_loop().time()
@@ -180,7 +226,22 @@ class Rooms:
         record = await self.store.game(game_id)
         if record is None:
             return None
+        owner = await self._claim(game_unit(record))
+        if owner is not None:
+            return Elsewhere(owner, record)
+        if record.room_id is not None:  # its room comes with it
+            stored = await self.store.room_by_id(record.room_id)
+            if stored is not None and stored.status != "closed":
+                await self._lobby(stored)
         return await self._open(record)
+
+    async def get(self, game_id: str) -> Room | None:
+        """The game to show (a page): :meth:`find`'s, or a copy read from the log of a game
+        another process runs (to read only)."""
+        found = await self.find(game_id)
+        if isinstance(found, Elsewhere):
+            return await Room.replica(found.record, self.store, self.settings)
+        return found
 
     def loaded(self) -> list[Room]:
         return list(self._rooms.values())
@@ -202,6 +263,7 @@ class Rooms:
             room = self._rooms.get(record.id)
             if room is None:
                 room = await Room.open(record, self.store, self.settings, clocks, moves)
+                room.stale = lambda: self._stale(room)
                 self._rooms[record.id] = room
             self._touched[record.id] = asyncio.get_running_loop().time()
             return room
@@ -215,17 +277,125 @@ class Rooms:
         seats: list[dict[str, Any]] = [{"kind": "human", "guest": host, "name": name}]
         seats += [{"kind": "empty"}] * (seats_for(kind, checked) - 1)
         record = await self.store.create_room(kind, checked, host, seats)
+        await self._claim(room_unit(record.id))
         return await self._lobby(record)
 
-    async def lobby(self, code: object) -> Lobby | None:
-        """The open room with ``code`` (six digits), opened from the store if need be."""
+    async def find_lobby(self, code: object) -> Lobby | Elsewhere | None:
+        """The open room with ``code`` (six digits), run here (opened from the store if need
+        be, with its game), or which process runs it."""
         if not isinstance(code, str) or len(code) != 6 or not code.isdigit():
             return None
         lobby = self._lobbies.get(code)
         if lobby is not None:
             return lobby
         record = await self.store.room(code)
-        return await self._lobby(record) if record is not None else None
+        if record is None:
+            return None
+        owner = await self._claim(room_unit(record.id))
+        if owner is not None:
+            return Elsewhere(owner, record)
+        lobby = await self._lobby(record)
+        if record.game_id is not None:  # its game comes with it
+            game = await self.store.game(record.game_id)
+            if game is not None:
+                await self._open(game)
+        return lobby
+
+    async def lobby(self, code: object) -> Lobby | None:
+        """The room to show (a page): :meth:`find_lobby`'s, or a copy read from the store of
+        a room another process runs (to read only: change it with :meth:`act`)."""
+        found = await self.find_lobby(code)
+        if isinstance(found, Elsewhere):
+            return Lobby(found.record, self.store, _no_game)
+        return found
+
+    async def act(
+        self, lobby: Lobby, guest: str | None, action: dict[str, Any], lang: str = "es"
+    ) -> Message | None:
+        """Do ``action`` in the room, where it is run (here, or asked of the process that
+        runs it); a copy ``lobby`` is brought up to date."""
+        if self._lobbies.get(lobby.code) is lobby:
+            return await lobby.act(guest, action, lang)
+        for _ in range(3):
+            found = await self.find_lobby(lobby.code)
+            if found is None:
+                return lobby_error("room_not_found", lang)
+            if isinstance(found, Lobby):
+                reply = await found.act(guest, action, lang)
+                lobby.record = found.record
+                return reply
+            assert self.node is not None
+            status, reply = await self.node.call(
+                found.owner, ["act", lobby.code, guest, action, lang]
+            )
+            if status == "ok":
+                fresh = await self.store.room(lobby.code)
+                if fresh is not None:
+                    lobby.record = fresh
+                return reply  # type: ignore[no-any-return]
+        return error("busy", lang)
+
+    async def _act_here(self, sender: str, body: list[Any]) -> list[Any]:
+        """Another process's :meth:`act` for a room run here (or "moved": no longer)."""
+        _, code, guest, action, lang = body
+        found = await self.find_lobby(code)
+        if not isinstance(found, Lobby):
+            return ["moved", None]
+        return ["ok", await found.act(guest, action, lang)]
+
+    # several processes: what this one holds
+
+    async def _claim(self, unit: str) -> str | None:
+        """Hold ``unit`` here: None; or the process that does."""
+        return await self.node.claim(unit) if self.node is not None else None
+
+    def _busy(self, unit: str) -> bool:
+        """Whether a game or room of ``unit`` is still open here."""
+        return any(game_unit(r.record) == unit for r in self._rooms.values()) or any(
+            room_unit(lb.record.id) == unit for lb in self._lobbies.values()
+        )
+
+    async def _release(self, unit: str) -> None:
+        """Let ``unit`` go if nothing of it is open here any more."""
+        if self.node is not None and not self._busy(unit):
+            await self.node.give_back(unit)
+
+    async def _lost(self, units: list[str]) -> None:
+        """Our leases on ``units`` ran out (another process may run them now): stop them
+        here, and tell their connections to join again."""
+        gone = set(units)
+        async with self._lock:
+            for room in [r for r in self._rooms.values() if game_unit(r.record) in gone]:
+                self._rooms.pop(room.id, None)
+                self._touched.pop(room.id, None)
+                await room.moved()
+            for code, lobby in list(self._lobbies.items()):
+                if room_unit(lobby.record.id) in gone:
+                    del self._lobbies[code]
+                    await lobby.moved()
+
+    def _stale(self, what: Room | Lobby) -> None:
+        """A commit found the log moved on: another process runs it now."""
+        unit = game_unit(what.record) if isinstance(what, Room) else room_unit(what.record.id)
+        task = asyncio.get_running_loop().create_task(self._lost([unit]))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+        if self.node is not None:
+            self.node.held.discard(unit)
+
+    async def _orphan(self, unit: str) -> None:
+        """Take over ``unit`` from a process that died: open it from the log (a finished
+        game needs nobody: let go)."""
+        kind, _, ident = unit.partition(":")
+        if kind == "game":
+            record = await self.store.game(ident)
+            if record is not None and record.outcome is None:
+                await self._open(record)
+        elif kind == "room":
+            stored = await self.store.room_by_id(ident)
+            if stored is not None and stored.status != "closed":
+                await self.find_lobby(stored.code)
+        await self._release(unit)
 
     async def lobby_of(self, room_id: str) -> Lobby | None:
         record = await self.store.room_by_id(room_id)
@@ -241,6 +411,7 @@ class Rooms:
             if lobby.record.id in closed:
                 await lobby.close()
                 del self._lobbies[code]
+                await self._release(room_unit(lobby.record.id))
         return len(closed)
 
     async def _lobby(self, record: RoomRecord) -> Lobby:
@@ -249,6 +420,7 @@ class Rooms:
             if lobby is None:
                 lobby = await Lobby.open(record, self.store, self._start_room_game)
                 lobby.game_over = lambda: self._room_game_over(lobby)
+                lobby.stale = lambda: self._stale(lobby)
                 lobby.left = lambda guest: self._left(lobby, guest)
                 self._lobbies[record.code] = lobby
             return lobby

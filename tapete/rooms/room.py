@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
@@ -36,9 +36,10 @@ from tapete.rooms.inbox import (
     Submit,
     Wake,
     error,
+    moved,
 )
 from tapete.rooms.stream import HISTORY, Logged, Stream
-from tapete.store import GameRecord, LoggedMove, Store
+from tapete.store import GameRecord, LoggedMove, StaleWrite, Store
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,9 @@ class Room:
         self._dropped: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         """Human seats of a game among friends with nobody connected: since when (loop time)
         and the timer of their grace."""
+        self.stale: Callable[[], None] | None = None
+        """Set by the manager (several processes): a commit found the log moved on without
+        this room (another process owns the game now)."""
         self._drafts: dict[int, tuple[int, Any]] = {}
         """By seat, the last draft it had checked (Rummy's table in the making) and the
         version it was made on: a reload gives it back; nobody else ever sees it."""
@@ -104,6 +108,24 @@ class Room:
         room.clocks.sync()
         room.bots.start()
         return room
+
+    @classmethod
+    async def replica(
+        cls, record: GameRecord, store: Store, settings: Settings | None = None
+    ) -> Room:
+        """The game as its log holds it, to read only (a page's data, the view): run by no
+        task, no clock, no bot (another process of the hall owns it)."""
+        room = cls(record, store, settings)
+        await room._replay_log()
+        return room
+
+    async def moved(self) -> None:
+        """Another process owns the game now: tell every connection, and stop."""
+        for sub in list(self.stream.subscribers.values()):
+            with contextlib.suppress(Exception):
+                sub.send(moved("game"))
+        self.stream.subscribers.clear()
+        await self.close()
 
     def _initial(self) -> Any:
         """The game before any move: a seeded deal, or the stored starting position."""
@@ -395,6 +417,12 @@ class Room:
                 elif isinstance(item, GraceOver):
                     self._grace_over(item)
                 await self._absent_turns()
+            except StaleWrite:  # another process moved the log on: it owns the game
+                log.warning("room %s: the log moved on without it", self.id)
+                if isinstance(item, Submit) and not item.future.done():
+                    item.future.set_result(error("busy", item.lang))
+                if self.stale is not None:
+                    self.stale()
             except Exception:  # a bug must not kill the room: log it, resync from the log
                 log.exception("room %s failed on %r", self.id, item)
                 if isinstance(item, Submit) and not item.future.done():
