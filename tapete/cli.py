@@ -49,7 +49,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             split_list(args.trusted_proxy or os.environ.get("TAPETE_TRUSTED_PROXIES", ""))
         ),
     ).with_text(" ".join([os.environ.get("TAPETE_LIMITS", ""), *args.limit]))
-    app = create_app(database_url(args.db), settings, limits, freeze_gc=True)
+    redis_url = args.redis or os.environ.get("TAPETE_REDIS_URL") or None
+    app = create_app(database_url(args.db), settings, limits, freeze_gc=True, redis_url=redis_url)
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     uvicorn.run(
         app,
@@ -128,6 +129,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--db", help="fichero SQLite o URL de base de datos (TAPETE_DATABASE_URL)")
+    s.add_argument(
+        "--redis",
+        help="URL de Redis para varios procesos como una sola sala (TAPETE_REDIS_URL); "
+        "con PostgreSQL como base de datos",
+    )
     s.add_argument(
         "--bot-pace",
         type=float,

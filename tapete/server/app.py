@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import Scope
 
+from tapete.cluster import Unreachable
 from tapete.i18n.errors import describe
 from tapete.rooms import Settings
 from tapete.server.api import Api
@@ -39,12 +40,14 @@ def create_app(
     limits: Limits | None = None,
     *,
     freeze_gc: bool = False,
+    redis_url: str | None = None,
 ) -> SocketFront:
-    hall = Hall(database_url, settings or Settings(), limits or Limits(), freeze_gc)
+    hall = Hall(database_url, settings or Settings(), limits or Limits(), freeze_gc, redis_url)
     pages = Pages(hall, Renderer())
     api = Api(hall)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
+    hall.joined.append(sockets.attach)
     ops = Ops(hall, lambda: sockets.open)
 
     @contextlib.asynccontextmanager
@@ -53,6 +56,7 @@ def create_app(
         try:
             yield
         finally:
+            await sockets.detach()
             await hall.stop()
 
     routes = [
@@ -94,7 +98,11 @@ def create_app(
             return JSONResponse(body, status_code=status)
         return pages.render(request, "refused.html", status=status, message=words)
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def unreachable(request: Request, exc: Exception) -> Response:
+        """Several processes: Redis, or the process that runs the room, did not answer."""
+        return refuse(request.scope, "busy", 503)
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Unreachable: unreachable})
     # outermost last: the edge refuses before a guest cookie is made
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests, limits=lambda: hall.limits)
     app.add_middleware(EdgeMiddleware, limits=lambda: hall.limits, refuse=refuse)

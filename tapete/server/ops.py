@@ -75,6 +75,13 @@ class Ops:
             except Exception as exc:
                 ok = False
                 checks["database"] = {"ok": False, "error": type(exc).__name__}
+        node = self.hall.node
+        if node is not None:
+            t0 = time.perf_counter()
+            up = await node.ping()
+            ok = ok and up
+            checks["redis"] = {"ok": up, "ms": round(1000 * (time.perf_counter() - t0))}
+            checks["node"] = node.me
         rooms = len(self.hall.rooms.loaded()) if store is not None else 0
         body = {"ok": ok, "rooms": rooms, **checks}
         return JSONResponse(body, status_code=200 if ok else 503)

@@ -130,7 +130,7 @@ class RoomPages:
         except ValueError:
             return JSONResponse(refusal("bad_json", lang), status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
-        reply = await found.act(guest, {"action": "take", "name": name}, lang)
+        reply = await self.hall.rooms.act(found, guest, {"action": "take", "name": name}, lang)
         if reply is not None:
             code = str(reply["code"])
             return JSONResponse(refusal(code, lang), status_code=STATUS.get(code, 400))
@@ -236,7 +236,8 @@ class RoomPages:
             return self.pages.not_found(request)
         form = await request.form()
         options = {"config": forms.read(lobby.spec, form), "clock": lobby.record.options["clock"]}
-        reply = await lobby.act(
+        reply = await self.hall.rooms.act(
+            lobby,
             guest,
             {"action": "options", "version": lobby.version, "options": options},
             lang_of(request),

@@ -23,15 +23,18 @@ from starlette.types import ASGIApp, Receive, Scope
 from starlette.types import Send as ASGISend
 from starlette.websockets import WebSocket
 
+from tapete.cluster import Node, Unreachable
 from tapete.metrics import ERRORS, SOCKETS_OPENED
 from tapete.rooms import Room, error
-from tapete.rooms.inbox import Shared, encode
+from tapete.rooms.inbox import MOVED, wire
 from tapete.rooms.lobby import Lobby, lobby_error
+from tapete.rooms.manager import Elsewhere
 from tapete.server.bodies import too_deep
 from tapete.server.guests import Guests, guest_in
 from tapete.server.limits import Limits
 from tapete.server.logs import socket_id
 from tapete.server.origin import socket_allowed
+from tapete.server.relay import Relay, RemoteConn, remote_limits
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 from tapete.throttle import Bucket
@@ -96,11 +99,6 @@ def _unicode(value: Any) -> bool:
     return True
 
 
-def wire(message: dict[str, Any]) -> bytes:
-    """What the socket sends for ``message``: encoded once if several are sent it."""
-    return message.wire() if isinstance(message, Shared) else encode(message)
-
-
 class Conn:
     """One socket: its guest and language, the game and the room it is in, its rate of
     messages in, and its queue out, bounded by ``limits``. :meth:`send` (what rooms call)
@@ -132,27 +130,64 @@ class Conn:
         self.gone = False
         """The peer went away: nothing more can be sent."""
         self.bucket = Bucket(limits.socket_rate, limits.socket_burst, clock)
+        self.key = ""
+        """Its id among this process's sockets, once another process runs its game."""
+        self.links: dict[str, str] = {}
+        """"game", "lobby": the process that runs it, when not this one (:mod:`relay`)."""
+        self.routes: dict[str, str] = {}
+        """"game", "lobby": the message that joined it, to join again if it moves."""
+        self.relay: Relay | None = None
+        self.relayed: RemoteConn | None = None
+        """This stands here for another process's socket: sends go back there."""
+        self.on_moved: Callable[[Conn, str], None] | None = None
+        """Told when the game or room this connection is in moved to another process."""
         self._writer: asyncio.Task[None] | None = None
         self._sending = False
         self._shut = False
         """The close frame went out (or could not): the writer's last act."""
 
-    def leave(self) -> None:
-        if self.game is not None:
-            self.game[0].unsubscribe(self.game[1])
-            self.game = None
-        if self.lobby is not None:
-            self.lobby[0].leave_conn(self.lobby[1])
-            self.lobby = None
+    def leave(self, what: str | None = None) -> None:
+        """Leave the game (``what`` = "game"), the room ("lobby"), or both."""
+        if what != "lobby":
+            if self.game is not None:
+                self.game[0].unsubscribe(self.game[1])
+                self.game = None
+            if self.relay is not None:
+                self.relay.bye(self, "game")
+        if what != "game":
+            if self.lobby is not None:
+                self.lobby[0].leave_conn(self.lobby[1])
+                self.lobby = None
+            if self.relay is not None:
+                self.relay.bye(self, "lobby")
 
     def send(self, message: dict[str, Any], sync: bool = False) -> None:
         """Queue ``message``; past the queue's limits the connection is closed instead
         (:data:`CLOSE_TOO_SLOW`), its queue dropped."""
         if self.closed is not None:
             return
-        if message.get("type") == "error":
+        if self.relayed is not None:
+            self.relayed.send(message)
+            return
+        kind = message.get("type")
+        if kind == MOVED:  # (its room stopped here: join again where it is run now)
+            what = str(message["what"])
+            if what == "game":
+                self.game = None
+            else:
+                self.lobby = None
+            if self.on_moved is not None:
+                self.on_moved(self, what)
+            return
+        if kind == "error":
             ERRORS.labels(str(message.get("code"))).inc()
-        data = wire(message)
+        self.send_bytes(wire(message), sync)
+
+    def send_bytes(self, data: bytes, sync: bool = False) -> None:
+        """Queue a message encoded already (by this process, or by the one running the
+        game)."""
+        if self.closed is not None:
+            return
         text, size = data.decode(), len(data)
         limits = self.limits
         if (
@@ -239,6 +274,28 @@ class Sockets:
         self.hall = hall
         self.live: Counter[str] = Counter()
         """Open sockets by guest (``guest:…``) and by address (``address:…``)."""
+        self.relay: Relay | None = None
+        """Several processes: the sockets whose game another process runs."""
+
+    def attach(self, node: Node) -> None:
+        """Be one process of several (the hall's start, with Redis)."""
+        self.relay = Relay(node, self)
+
+    async def detach(self) -> None:
+        if self.relay is not None:
+            await self.relay.close()
+            self.relay = None
+
+    def relayed_conn(self, remote: RemoteConn, guest: str | None, lang: str) -> Conn:
+        """A connection standing here for another process's socket."""
+        conn = Conn(guest, lang, remote_limits(self.hall.limits))
+        conn.relayed = remote
+        return conn
+
+    def rejoin(self, conn: Conn, what: str) -> None:
+        """``conn``'s game or room moved: join it again where it is run now."""
+        if self.relay is not None:
+            self.relay.rejoin(conn, what)
 
     @property
     def open(self) -> int:
@@ -252,6 +309,8 @@ class Sockets:
         await ws.accept()
         SOCKETS_OPENED.inc()
         conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits, ws=ws)
+        conn.relay = self.relay
+        conn.on_moved = self.rejoin
         keys = self._keys(conn.guest, ws)
         if not self._admit(keys):
             with contextlib.suppress(Exception):
@@ -301,10 +360,21 @@ class Sockets:
             if reply is not None:
                 conn.send(reply)
 
-    async def handle(self, text: str, conn: Conn) -> dict[str, Any] | None:
-        lang, guest = conn.lang, conn.guest
-        if not conn.bucket.take():
+    async def handle(self, text: str, conn: Conn, limited: bool = True) -> dict[str, Any] | None:
+        """The reply to one message (or None: nothing, or what is sent is sent already).
+        ``limited``: counted against the socket's rate (not a message it sent again, nor
+        one relayed by its own process, which counted it)."""
+        lang = conn.lang
+        if limited and not conn.bucket.take():
             return error("too_fast", lang)
+        try:
+            return await self.route(text, conn)
+        except Unreachable:  # (several processes: Redis or the owner did not answer)
+            return error("busy", lang)
+
+    async def route(self, text: str, conn: Conn) -> dict[str, Any] | None:
+        """:meth:`handle`, uncounted, raising :class:`Unreachable`."""
+        lang, guest = conn.lang, conn.guest
         try:
             msg = parse(text, self.hall.limits.json_depth)
         except BadMessage as exc:
@@ -314,9 +384,17 @@ class Sockets:
         if kind == "ping":
             return {"type": "pong", "ref": ref}
         if kind == "join":
-            return await self.join(msg, conn)
+            return await self.join(msg, conn, text)
         if kind == "enter":
-            return await self.enter(msg, conn)
+            return await self.enter(msg, conn, text)
+        what = "lobby" if kind == "lobby" else "game" if kind in ROOM_MESSAGES else None
+        if what is not None and what in conn.links and self.relay is not None:
+            self.relay.forward(conn, conn.links[what], what, text)  # (to the game's process)
+            return None
+        joined = conn.lobby if what == "lobby" else conn.game
+        if what is not None and conn.relayed is not None and joined is None:  # (it moved)
+            conn.send({"type": MOVED, "what": what})
+            return None
         if kind == "lobby":
             if conn.lobby is None:
                 return error("not_joined", lang)
@@ -353,15 +431,27 @@ class Sockets:
         await room.durable()
         conn.send(dict(room.view_message(room.seat_of(conn.guest))), sync=True)
 
-    async def join(self, msg: dict[str, Any], conn: Conn) -> dict[str, Any] | None:
-        """Subscribe to a game: a seat's own, or (a game among friends) as a spectator."""
+    async def join(self, msg: dict[str, Any], conn: Conn, text: str) -> dict[str, Any] | None:
+        """Subscribe to a game: a seat's own, or (a game among friends) as a spectator.
+        Another process runs it: the message goes there (:mod:`relay`)."""
         game_id = msg.get("game")
-        room = await self.hall.rooms.get(game_id) if isinstance(game_id, str) and game_id else None
+        found = (
+            await self.hall.rooms.find(game_id) if isinstance(game_id, str) and game_id else None
+        )
+        if isinstance(found, Elsewhere):
+            if conn.relayed is not None:  # (we were told it is run here: no more)
+                conn.send({"type": MOVED, "what": "game"})
+                return None
+            conn.leave("game")
+            conn.routes["game"] = text
+            assert self.relay is not None
+            self.relay.forward(conn, found.owner, "game", text)
+            return None
+        room = found
         if room is None or (room.seat_of(conn.guest) is None and not room.online):
             return error("not_your_game", conn.lang)
-        if conn.game is not None:
-            conn.game[0].unsubscribe(conn.game[1])
-            conn.game = None
+        conn.leave("game")
+        conn.routes["game"] = text
         since = msg.get("version")
         await room.durable()
         cid, message = room.subscribe(
@@ -371,14 +461,22 @@ class Sockets:
         conn.send(message)
         return None
 
-    async def enter(self, msg: dict[str, Any], conn: Conn) -> dict[str, Any] | None:
+    async def enter(self, msg: dict[str, Any], conn: Conn, text: str) -> dict[str, Any] | None:
         """Be in a private room: its state now and every change (``lobby`` messages)."""
-        lobby = await self.hall.rooms.lobby(msg.get("room"))
+        lobby = await self.hall.rooms.find_lobby(msg.get("room"))
+        if isinstance(lobby, Elsewhere):
+            if conn.relayed is not None:
+                conn.send({"type": MOVED, "what": "lobby"})
+                return None
+            conn.leave("lobby")
+            conn.routes["lobby"] = text
+            assert self.relay is not None
+            self.relay.forward(conn, lobby.owner, "lobby", text)
+            return None
         if lobby is None:
             return lobby_error("room_not_found", conn.lang)
-        if conn.lobby is not None:
-            conn.lobby[0].leave_conn(conn.lobby[1])
-            conn.lobby = None
+        conn.leave("lobby")
+        conn.routes["lobby"] = text
         cid, state = lobby.enter(conn.guest, conn.send, conn.lang)
         conn.lobby = (lobby, cid)
         return state

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
+from tapete.cluster import Node
 from tapete.i18n import text
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Rooms, Settings
@@ -30,8 +32,15 @@ class Hall:
         settings: Settings,
         limits: Limits | None = None,
         freeze_gc: bool = False,
+        redis_url: str | None = None,
     ) -> None:
         self.url = url
+        self.redis_url = redis_url
+        """Several processes as one hall: Redis for who runs which room (None: this
+        process runs them all)."""
+        self.node: Node | None = None
+        self.joined: list[Callable[[Node], None]] = []
+        """Told the node once it has started (the sockets relay through it)."""
         self.freeze_gc = freeze_gc
         """Once the games are back, keep the collector's pauses short (:mod:`gcpolicy`;
         ``tapete serve``: the process is the hall's alone; not in tests, which make many
@@ -56,7 +65,14 @@ class Hall:
         await asyncio.to_thread(migrate, self.url)
         self.store = Store(self.url)
         self.guests = Guests(await self.store.secret(), self.limits.cookies_issued_after)
-        self._rooms = Rooms(self.store, self.settings)
+        if self.redis_url is not None:
+            self.node = Node(self.redis_url)
+        self._rooms = Rooms(self.store, self.settings, node=self.node)
+        if self.node is not None:
+            for told in self.joined:
+                told(self.node)
+            await self.node.start()
+            log.info("node %s of a hall on redis", self.node.me)
         self.resuming = asyncio.create_task(self._resume(self._rooms), name="resume")
 
     async def _resume(self, rooms: Rooms) -> None:
@@ -93,6 +109,8 @@ class Hall:
                 await self.resuming
         if self._rooms is not None:
             await self._rooms.close()
+        if self.node is not None:  # (after the rooms: every lease goes back at once)
+            await self.node.stop()
         if self.store is not None:
             await self.store.close()
 
