@@ -1,0 +1,312 @@
+"""Several ``tapete serve`` processes as one hall, on a real PostgreSQL and redis-server: a
+game played across processes, its owner SIGKILLed mid-game, Redis stopped and restarted —
+and the log always the one game the players were shown, no move lost, none twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.sync.client import ClientConnection, connect
+
+from tapete.games import guerra
+from tests.cluster.conftest import RedisServer
+from tests.servers import free_port, wait_until_up
+
+
+class Process:
+    def __init__(self, folder: Path, name: str, db: str, redis: str) -> None:
+        self.port = free_port()
+        self.db, self.redis = db, redis
+        self.logpath = folder / f"{name}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        with open(self.logpath, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "tapete.cli", "serve", "--port", str(self.port),
+                 "--db", self.db, "--redis", self.redis, "--bot-pace", "0",
+                 "--log-level", "warning", "--log-format", "text"],
+                stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        assert wait_until_up(self.url, self.proc), self.logpath.read_text()
+
+    def node(self) -> str:
+        return str(httpx.get(self.url + "/salud").json()["node"])
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc = None
+
+
+@pytest.fixture
+def processes(
+    tmp_path: Path, fresh_postgres: str, redis_server: RedisServer
+) -> Iterator[list[Process]]:
+    made: list[Process] = []
+    for name in "abc":
+        p = Process(tmp_path, name, fresh_postgres, redis_server.url)
+        p.start()  # (one after another: each migrates the database first)
+        made.append(p)
+    yield made
+    for p in made:
+        p.stop()
+
+
+@pytest.fixture
+def guests() -> Iterator[Callable[[Process], Player]]:
+    made: list[Player] = []
+
+    def make(process: Process) -> Player:
+        made.append(Player(process))
+        return made[-1]
+
+    yield make
+    for p in made:
+        p.close()
+
+
+class Player:
+    """A guest (its cookie is good on every process: the secret is in the database)."""
+
+    def __init__(self, process: Process) -> None:
+        self.http = httpx.Client(base_url=process.url)
+        self.http.get("/")
+        self.headers = {"Cookie": f"tapete_guest={self.http.cookies['tapete_guest']}"}
+
+    def close(self) -> None:
+        self.http.close()
+
+    def socket(self, process: Process) -> ClientConnection:
+        return connect(process.ws, additional_headers=self.headers, open_timeout=10)
+
+
+def recv(ws: ClientConnection, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if msg["type"] == kind:
+            return msg
+
+
+def turn(ws: ClientConnection, version: int) -> tuple[int, dict[str, Any]]:
+    """Turn our card; read updates until it is our turn again (the bot answers at once)."""
+    ws.send(json.dumps({"type": "move", "version": version, "move": {"type": "turn"}}))
+    while True:
+        msg = json.loads(ws.recv(timeout=10))
+        assert msg["type"] == "update", msg
+        if msg["view"]["legal"] or msg["view"]["result"]:
+            return msg["version"], msg["view"]
+
+
+def logged(db: str, game_id: str) -> list[tuple[int, int, Any]]:
+    engine = create_engine(db)
+    with engine.connect() as con:
+        rows = con.execute(
+            text("select n, seat, move from moves where game_id = :g order by n"), {"g": game_id}
+        ).all()
+    engine.dispose()
+    return [(int(n), int(seat), json.loads(m) if isinstance(m, str) else m) for n, seat, m in rows]
+
+
+def replayed_view(db: str, game_id: str) -> dict[str, Any]:
+    """The view of seat 0 as the engine rebuilds it from the committed log alone."""
+    engine = create_engine(db)
+    with engine.connect() as con:
+        config, seed = con.execute(
+            text("select config, seed from games where id = :g"), {"g": game_id}
+        ).one()
+    engine.dispose()
+    config = json.loads(config) if isinstance(config, str) else config
+    state = guerra.new(guerra.parse_config(config), int(seed))
+    for _, seat, move in logged(db, game_id):
+        guerra.apply(state, seat, guerra.parse_move(move))
+    view: dict[str, Any] = json.loads(json.dumps(guerra.view(state, 0)))
+    return view
+
+
+def new_game(player: Player) -> str:
+    r = player.http.post("/api/guerra/nueva", json={"config": {"length": "final"}})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def owner_of(redis: RedisServer, unit: str) -> str | None:
+    import redis as sync_redis
+
+    client = sync_redis.Redis.from_url(redis.url)
+    value = client.get("tapete:lease:" + unit)
+    client.close()
+    return value.decode() if isinstance(value, bytes) else None
+
+
+def test_a_game_is_played_through_another_process_than_its_owner(
+    processes: list[Process],
+    redis_server: RedisServer,
+    fresh_postgres: str,
+    guests: Callable[[Process], Player],
+) -> None:
+    a, b, _ = processes
+    player = guests(a)
+    game_id = new_game(player)  # made on a: a runs it
+    assert owner_of(redis_server, f"game:{game_id}") == a.node()
+    with player.socket(b) as far, player.socket(a) as near:
+        far.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        near.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        joined, also = recv(far, "joined"), recv(near, "joined")
+        assert joined["view"] == also["view"] and joined["seat"] == 0
+        version = joined["version"]
+        for _ in range(6):
+            version, view = turn(far, version)
+        # the socket on the owner saw every update the relayed one did, in order
+        seen = [recv(near, "update")["version"] for _ in range(version)]
+        assert seen == list(range(1, version + 1))
+        far.send(json.dumps({"type": "ping", "ref": 1}))
+        assert recv(far, "pong")["ref"] == 1
+    assert owner_of(redis_server, f"game:{game_id}") == a.node()  # it never moved
+    moves = logged(fresh_postgres, game_id)
+    assert [n for n, _, _ in moves] == list(range(1, version + 1))
+    assert replayed_view(fresh_postgres, game_id) == view
+    # the table's page and the API answer on a process that does not run the game
+    assert player.http.get(f"{b.url}/partida/{game_id}").status_code == 200
+    api = player.http.get(f"{b.url}/api/partidas/{game_id}").json()
+    assert api["version"] == version and api["view"] == view
+
+
+def test_the_owner_killed_mid_game_another_takes_over_and_the_game_goes_on(
+    processes: list[Process],
+    redis_server: RedisServer,
+    fresh_postgres: str,
+    guests: Callable[[Process], Player],
+) -> None:
+    a, b, c = processes
+    player = guests(a)
+    game_id = new_game(player)
+    with player.socket(b) as far:
+        far.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        version = recv(far, "joined")["version"]
+        for _ in range(5):
+            version, view = turn(far, version)
+        with player.socket(a) as near:
+            near.send(json.dumps({"type": "join", "game": game_id, "version": version}))
+            assert recv(near, "joined")["version"] == version
+            t0 = time.monotonic()
+            a.kill()  # SIGKILL: the owner is gone, with its lease still in Redis
+        # the socket on b joins again on its own, wherever the game is run now
+        again = recv(far, "joined", timeout=10)
+        took = time.monotonic() - t0
+        assert took <= 5.0, took
+        assert again["version"] == version and again["view"] == view
+        assert owner_of(redis_server, f"game:{game_id}") in (b.node(), c.node())
+        for _ in range(3):
+            version, view = turn(far, version)
+    # the client of the dead process reconnects (through the same address: here, c)
+    with player.socket(c) as back:
+        back.send(json.dumps({"type": "join", "game": game_id, "version": version}))
+        joined = recv(back, "joined")
+        assert joined["version"] == version and joined["view"] == view
+        version, view = turn(back, version)
+    moves = logged(fresh_postgres, game_id)
+    assert [n for n, _, _ in moves] == list(range(1, version + 1))  # none lost, none twice
+    assert replayed_view(fresh_postgres, game_id) == view
+
+
+def test_redis_stopped_and_restarted_the_hall_heals_without_a_lost_or_doubled_move(
+    processes: list[Process],
+    redis_server: RedisServer,
+    fresh_postgres: str,
+    guests: Callable[[Process], Player],
+) -> None:
+    a, b, _ = processes
+    player = guests(a)
+    game_id = new_game(player)
+    with player.socket(b) as far:
+        far.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        version = recv(far, "joined")["version"]
+        for _ in range(4):
+            version, view = turn(far, version)
+        redis_server.stop()
+        assert httpx.get(a.url + "/salud").status_code == 503  # Redis does not answer
+        far.send(json.dumps({"type": "move", "version": version, "move": {"type": "turn"}}))
+        time.sleep(4.0)  # past a lease's life: nobody may believe it still runs the game
+        redis_server.start()  # empty: every lease is gone
+        assert wait_until_up(a.url) and wait_until_up(b.url)
+        # the socket joins again (its owner let the game go) and the game goes on
+        again = recv(far, "joined", timeout=10)
+        version = again["version"]
+        moves = logged(fresh_postgres, game_id)
+        assert [n for n, _, _ in moves] == list(range(1, version + 1))
+        assert again["view"] == replayed_view(fresh_postgres, game_id)
+        for _ in range(3):
+            version, view = turn(far, version)
+    moves = logged(fresh_postgres, game_id)
+    assert [n for n, _, _ in moves] == list(range(1, version + 1))
+    assert replayed_view(fresh_postgres, game_id) == view
+
+
+def test_a_private_room_across_processes_by_its_code(
+    processes: list[Process], redis_server: RedisServer, guests: Callable[[Process], Player]
+) -> None:
+    a, b, c = processes
+    host, friend = guests(a), guests(b)
+    r = host.http.post(
+        "/api/salas", json={"game": "onecard", "options": {"config": {"players": 2}}}
+    )
+    code = r.json()["code"]
+    joined = friend.http.post(f"/api/salas/{code}/unirse", json={"name": "Amiga"})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1  # asked of a, from b
+    assert friend.http.post(f"{c.url}/api/salas/000000/unirse", json={}).status_code == 404
+    page = friend.http.get(f"{c.url}/sala/{code}")
+    assert page.status_code == 200 and "Amiga" in page.text
+    with host.socket(a) as hws, friend.socket(c) as fws:
+        hws.send(json.dumps({"type": "enter", "room": code}))
+        fws.send(json.dumps({"type": "enter", "room": code}))
+        state = recv(hws, "lobby")
+        assert recv(fws, "lobby")["you"] == 1
+        hws.send(json.dumps({"type": "lobby", "action": "start", "version": state["version"]}))
+        game_id = recv(fws, "lobby")["game_id"]
+        while game_id is None:
+            game_id = recv(fws, "lobby")["game_id"]
+        hws.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        fws.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        mine, theirs = recv(hws, "joined"), recv(fws, "joined")
+        assert mine["seat"] == 0 and theirs["seat"] == 1
+        # each seat is sent its own hand, the other's only counted (through the relay too)
+        assert "hand" not in json.dumps(theirs["view"]).replace('"hand":', "", 1)
+        assert set(mine["view"]["hand"]).isdisjoint(theirs["view"]["hand"])
+        assert theirs["view"]["counts"][0] == len(mine["view"]["hand"])
+        who = mine if 0 in mine["view"]["actors"] else theirs
+        ws = hws if who is mine else fws
+        legal = who["view"]["legal"]
+        ws.send(json.dumps({"type": "move", "version": who["version"], "move": legal[0]}))
+        assert recv(hws, "update")["version"] == who["version"] + 1
+        assert recv(fws, "update")["version"] == who["version"] + 1
