@@ -16,11 +16,12 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import create_engine, delete, event, make_url, or_, select, update
+from sqlalchemy import create_engine, delete, event, make_url, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 from tapete.store.writer import MoveWriter, StaleWrite
@@ -74,7 +75,24 @@ def migrate(url: str) -> None:
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", sync_url(url))
-    command.upgrade(cfg, "head")
+    if not url.startswith("postgresql"):
+        command.upgrade(cfg, "head")
+        return
+    # several processes starting together: one migrates, the others wait for it
+    engine = create_engine(sync_url(url), poolclass=NullPool)
+    try:
+        with engine.connect() as con:
+            con.execute(text("select pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
+            try:
+                command.upgrade(cfg, "head")
+            finally:
+                con.execute(text("select pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
+    finally:
+        engine.dispose()
+
+
+MIGRATION_LOCK = 0x7A7E7E
+"""The PostgreSQL advisory lock held while migrating."""
 
 
 def utcnow() -> datetime:
@@ -183,12 +201,14 @@ class Store:
     # settings and guests
 
     async def secret(self) -> str:
-        """The key that signs guest cookies, made once and kept in the database."""
+        """The key that signs guest cookies, made once and kept in the database (processes
+        starting together agree on one: the first insert wins)."""
+        insert = postgresql_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
         async with self.sessions.begin() as s:
+            made = insert(Setting).values(key="secret", value=secrets.token_urlsafe(32))
+            await s.execute(made.on_conflict_do_nothing())
             row = await s.get(Setting, "secret")
-            if row is None:
-                row = Setting(key="secret", value=secrets.token_urlsafe(32))
-                s.add(row)
+            assert row is not None
             return row.value
 
     def _insert_guest(self) -> Any:
