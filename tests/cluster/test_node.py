@@ -1,0 +1,112 @@
+"""A node on a real redis-server: claiming units, losing them, taking over from the dead,
+messages in order, a request nobody answers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from tapete.cluster import Node, Unreachable
+from tapete.cluster.node import ALIVE, UNITS
+from tests.cluster.conftest import RedisServer
+
+TTL = 0.6
+
+
+@pytest.fixture
+async def nodes(redis_server: RedisServer) -> AsyncIterator[Callable[[str], Any]]:
+    made: list[Node] = []
+
+    async def make(me: str) -> Node:
+        node = Node(redis_server.url, me, ttl=TTL)
+        await node.start()
+        made.append(node)
+        return node
+
+    yield make
+    for node in made:
+        await node.stop()
+
+
+async def test_a_unit_is_held_by_one_live_node_and_freed_by_its_death(
+    nodes: Callable[[str], Any], redis_client: Any
+) -> None:
+    a, b = await nodes("a"), await nodes("b")
+    assert await a.claim("game:1") is None  # free: a holds it
+    assert await a.claim("game:1") is None  # (again: still a's)
+    assert await b.claim("game:1") == "a"
+    assert await redis_client.sismember(UNITS + "a", "game:1")
+    await redis_client.delete(ALIVE + "a")  # a's heartbeat stops (as if SIGKILLed)
+    for task in a._tasks:
+        task.cancel()
+    assert await b.claim("game:1") is None  # no waiting out the lease of the dead
+    assert await a.leases.owner_of("game:1") == "b"
+
+
+async def test_a_node_that_loses_a_lease_is_told(
+    nodes: Callable[[str], Any], redis_client: Any
+) -> None:
+    a = await nodes("a")
+    told: list[list[str]] = []
+
+    async def lost(units: list[str]) -> None:
+        told.append(units)
+
+    a.on_lost = lost
+    assert await a.claim("room:9") is None
+    assert await a.claim("game:2") is None
+    await redis_client.set("tapete:lease:room:9", "someone-else")
+    await asyncio.sleep(TTL)
+    assert told == [["room:9"]]
+    assert a.held == {"game:2"}
+
+
+async def test_the_units_of_a_dead_node_are_shared_out_once(
+    nodes: Callable[[str], Any], redis_client: Any
+) -> None:
+    dead = await nodes("dead")
+    units = [f"game:{i}" for i in range(20)]
+    for unit in units:
+        assert await dead.claim(unit) is None
+    for task in dead._tasks:  # it stops beating, its leases and heartbeat run out
+        task.cancel()
+    adopted: dict[str, list[str]] = {"b": [], "c": []}
+    b, c = await nodes("b"), await nodes("c")
+    for node in (b, c):
+
+        async def orphan(unit: str, me: str = node.me) -> None:
+            adopted[me].append(unit)
+
+        node.on_orphan = orphan
+    await asyncio.sleep(TTL * 3)
+    got = adopted["b"] + adopted["c"]
+    assert sorted(got) == sorted(units)  # every unit, each to one node
+    for unit in units:
+        assert await b.leases.owner_of(unit) in ("b", "c")
+    assert not await redis_client.sismember("tapete:nodes", "dead")
+
+
+async def test_pushes_arrive_in_order_and_requests_are_answered(
+    nodes: Callable[[str], Any],
+) -> None:
+    a, b = await nodes("a"), await nodes("b")
+    got: list[int] = []
+    b.pushes["n"] = lambda sender, body: got.append(body[1])
+
+    async def double(sender: str, body: list[Any]) -> Any:
+        return [sender, body[1] * 2]
+
+    b.requests["double"] = double
+    for i in range(300):
+        a.push("b", ["n", i])
+    assert await a.call("b", ["double", 21]) == ["a", 42]
+    for _ in range(100):
+        if len(got) == 300:
+            break
+        await asyncio.sleep(0.01)
+    assert got == list(range(300))
+    with pytest.raises(Unreachable):
+        await a.call("nobody", ["double", 1], timeout=0.3)
