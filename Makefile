@@ -21,12 +21,13 @@ run: $(VENV)/.installed
 	$(VENV)/bin/tapete serve
 
 # Debian packages the tests use: chromium (browser tests), postgresql (the store on PostgreSQL),
-# redis-server (several processes as one hall)
+# redis-server and caddy (several processes as one hall, behind one address)
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v caddy >/dev/null 2>&1 || missing="$$missing caddy"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages for the tests:$$missing"; \
 	  $(SUDO) apt-get update -q && \

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tapete.games import guerra
@@ -31,6 +33,13 @@ class Process:
         self.logpath = folder / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
+    @classmethod
+    def at(cls, url: str) -> Process:
+        """Whatever answers at ``url`` (the proxy), to talk to, not to start."""
+        front = cls.__new__(cls)
+        front.port = int(url.rsplit(":", 1)[1])
+        return front
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -40,6 +49,10 @@ class Process:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
+        self.launch()
+        self.wait()
+
+    def launch(self) -> None:
         with open(self.logpath, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tapete.cli", "serve", "--port", str(self.port),
@@ -47,7 +60,9 @@ class Process:
                  "--log-level", "warning", "--log-format", "text"],
                 stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        assert wait_until_up(self.url, self.proc), self.logpath.read_text()
+
+    def wait(self) -> None:
+        assert wait_until_up(self.url, self.proc, 40), self.logpath.read_text()
 
     def node(self) -> str:
         return str(httpx.get(self.url + "/salud").json()["node"])
@@ -72,11 +87,11 @@ class Process:
 def processes(
     tmp_path: Path, fresh_postgres: str, redis_server: RedisServer
 ) -> Iterator[list[Process]]:
-    made: list[Process] = []
-    for name in "abc":
-        p = Process(tmp_path, name, fresh_postgres, redis_server.url)
-        p.start()  # (one after another: each migrates the database first)
-        made.append(p)
+    made = [Process(tmp_path, name, fresh_postgres, redis_server.url) for name in "abc"]
+    for p in made:  # all at once, on an empty database: one migrates, the others wait
+        p.launch()
+    for p in made:
+        p.wait()
     yield made
     for p in made:
         p.stop()
@@ -310,3 +325,65 @@ def test_a_private_room_across_processes_by_its_code(
         ws.send(json.dumps({"type": "move", "version": who["version"], "move": legal[0]}))
         assert recv(hws, "update")["version"] == who["version"] + 1
         assert recv(fws, "update")["version"] == who["version"] + 1
+
+
+CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
+
+
+@pytest.fixture
+def proxy(tmp_path: Path, processes: list[Process]) -> Iterator[str]:
+    """Caddy with the Caddyfile an operator runs (deploy/Caddyfile), in front of them all."""
+    binary = shutil.which("caddy")
+    assert binary is not None, "caddy is not installed (apt-get install caddy)"
+    port = free_port()
+    env = {
+        **os.environ,
+        "TAPETE_UPSTREAMS": " ".join(f"127.0.0.1:{p.port}" for p in processes),
+        "TAPETE_LISTEN": f"http://127.0.0.1:{port}",
+        "XDG_DATA_HOME": str(tmp_path / "caddy"),
+        "XDG_CONFIG_HOME": str(tmp_path / "caddy"),
+    }
+    with open(tmp_path / "caddy.log", "ab") as out:
+        proc = subprocess.Popen(
+            [binary, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    assert wait_until_up(url, proc), (tmp_path / "caddy.log").read_text()
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_behind_one_address_the_players_of_a_dead_process_land_on_their_seats(
+    processes: list[Process],
+    proxy: str,
+    redis_server: RedisServer,
+    fresh_postgres: str,
+    guests: Callable[[Process], Player],
+) -> None:
+    front = Process.at(proxy)
+    player = guests(front)
+    game_id = new_game(player)
+    owner = owner_of(redis_server, f"game:{game_id}")
+    by_node = {p.node(): p for p in processes}
+    with player.socket(front) as ws:
+        ws.send(json.dumps({"type": "join", "game": game_id, "version": None}))
+        version = recv(ws, "joined")["version"]
+        for _ in range(3):
+            version, view = turn(ws, version)
+        by_node[str(owner)].kill()
+        try:  # a socket relayed by a survivor joins again by itself
+            again = recv(ws, "joined", timeout=10)
+        except (ConnectionClosed, EOFError):  # the socket was on the dead one: reconnect
+            again = None
+    if again is None:
+        with player.socket(front) as ws:
+            ws.send(json.dumps({"type": "join", "game": game_id, "version": version}))
+            again = recv(ws, "joined", timeout=10)
+            assert again["seat"] == 0 and again["version"] == version
+            version, view = turn(ws, version)
+    else:
+        assert again["seat"] == 0 and again["version"] == version
+    assert [n for n, _, _ in logged(fresh_postgres, game_id)] == list(range(1, version + 1))
+    assert replayed_view(fresh_postgres, game_id) == view
