@@ -1,0 +1,48 @@
+"""Two processes that both believe they run a game (a lease lost unawares): the move log's
+version lets one commit move n, the other's move changes nothing, is told nobody, and its
+room stops and tells its connections to join again where the game is run now."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from tapete.rooms import Rooms, Settings
+from tapete.rooms.inbox import MOVED
+from tapete.store import Store, default_url, migrate
+
+GUEST = "s" * 24
+FROZEN = Settings(bot_pace=0, bot_delay=3600)  # (the bot never answers: only our moves)
+
+
+async def test_a_stale_owner_never_commits_and_hands_its_sockets_on(tmp_path: Path) -> None:
+    url = default_url(tmp_path / "two.db")
+    migrate(url)
+    one, two = Store(url), Store(url)
+    here, there = Rooms(one, FROZEN), Rooms(two, FROZEN)
+    try:
+        room = await here.create("guerra", {}, GUEST)
+        copy = await there.get(room.id)  # the second process opened it too
+        assert copy is not None and copy is not room and copy.version == 0
+        told: list[dict[str, Any]] = []
+        copy.subscribe(GUEST, told.append, None)
+
+        assert await room.submit(GUEST, 0, {"type": "turn"}) is None  # move 1, committed
+        refused = await copy.submit(GUEST, 0, {"type": "turn"})  # the other's move 1
+        assert refused is not None and refused["code"] == "busy"
+        for _ in range(100):
+            if not there.loaded():
+                break
+            await asyncio.sleep(0.01)
+        assert there.loaded() == []  # it stopped running the game
+        assert [m["type"] for m in told] == [MOVED]  # its socket joins again elsewhere
+        moves = await one.moves(room.id)
+        assert [(m.n, m.seat) for m in moves] == [(1, 0)]  # one move 1: the first owner's
+        again = await there.get(room.id)  # asked again: rebuilt from the log, as it is
+        assert again is not None and again.version == room.version
+    finally:
+        await here.close()
+        await there.close()
+        await one.close()
+        await two.close()
