@@ -4,8 +4,12 @@ Run from the project root (needs the dev extras: ``websockets``, ``httpx``)::
 
     python bench/rooms_load.py [--steps 5,25,50,100] [--seconds 20] [--think 2.0]
                                [--practice 0.1] [--harness 2] [--idle]
+                               [--processes 2 | --postgres]
 
-It starts a server (SQLite in a temporary folder, bots at pace 0) on loopback, then ramps:
+It starts a server (SQLite in a temporary folder, bots at pace 0) on loopback — or, with
+``--processes N``, N servers as one hall on a throwaway PostgreSQL and redis-server (each room
+made on one, its players' sockets spread over all: most moves are relayed), or with
+``--postgres`` one server on PostgreSQL (the same-run comparison) — then ramps:
 for each step it adds rooms up to that many, each made the way friends make one (the host
 creates it over HTTP, three friends join by its code, the host starts it over the socket, all
 four join the game), and lets them play for ``--seconds``: the player whose turn it is waits
@@ -29,6 +33,7 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -176,7 +181,8 @@ async def guests(base: str, n: int) -> list[tuple[httpx.AsyncClient, str]]:
 
 
 async def make_room(base: str, ws_url: str) -> tuple[Table, list[str]]:
-    """A room the way friends make one; returns its game and the four players' cookies."""
+    """A room the way friends make one (on the process at ``base``); returns its game and the
+    four players' cookies."""
     clients = await guests(base, 4)
     try:
         r = await clients[0][0].post(
@@ -217,10 +223,10 @@ async def make_practice(base: str) -> tuple[Table, str]:
     return Table(await new_practice(base, cookie), seats=1), cookie
 
 
-async def harness(
-    pipe: Connection, base: str, ws_url: str, think: float | None, practice: float
-) -> None:
-    """One harness process: grows its share of rooms when told, reports what it measured."""
+async def harness(pipe: Connection, bases: list[str], think: float | None, practice: float) -> None:
+    """One harness process: grows its share of rooms when told, reports what it measured.
+    With several server processes, each room is made on one and its four players' sockets
+    are spread over all of them (most go through another process than the room's own)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -230,19 +236,22 @@ async def harness(
         command, arg = await loop.run_in_executor(None, pipe.recv)
         if command == "grow":
             while rooms < arg:
-                table, cookies = await make_room(base, ws_url)
+                home = bases[rooms % len(bases)]
+                table, cookies = await make_room(home, ws_of(home))
                 for seat, cookie in enumerate(cookies):
+                    base = bases[(rooms + seat) % len(bases)]
                     tasks.append(
                         asyncio.create_task(
-                            player(base, ws_url, cookie, table, seat, stats, think, stop)
+                            player(base, ws_of(base), cookie, table, seat, stats, think, stop)
                         )
                     )
                 rooms += 1
                 while games < int(rooms * practice):
-                    table, cookie = await make_practice(base)
+                    table, cookie = await make_practice(bases[games % len(bases)])
+                    base = bases[(games + 1) % len(bases)]
                     tasks.append(
                         asyncio.create_task(
-                            player(base, ws_url, cookie, table, 0, stats, think, stop)
+                            player(base, ws_of(base), cookie, table, 0, stats, think, stop)
                         )
                     )
                     games += 1
@@ -261,9 +270,13 @@ async def harness(
 
 
 def harness_process(
-    pipe: Connection, base: str, ws_url: str, think: float | None, practice: float
+    pipe: Connection, bases: list[str], think: float | None, practice: float
 ) -> None:
-    asyncio.run(harness(pipe, base, ws_url, think, practice))
+    asyncio.run(harness(pipe, bases, think, practice))
+
+
+def ws_of(base: str) -> str:
+    return base.replace("http://", "ws://") + "/ws"
 
 
 def start_server(
@@ -282,7 +295,7 @@ def start_server(
             "--port",
             str(port),
             "--db",
-            str(work / db),
+            db if "://" in db else str(work / db),
             "--bot-pace",
             "0",
             "--log-level",
@@ -299,11 +312,11 @@ def start_server(
     return proc, path
 
 
-def histograms(base: str) -> dict[str, dict[float, float]]:
-    """The server's histograms from /metrics: name (with labels but ``le``) → bound → count
-    (cumulative), summed over the labels but ``generation``."""
+def histograms(bases: list[str]) -> dict[str, dict[float, float]]:
+    """The servers' histograms from /metrics: name (with labels but ``le``) → bound → count
+    (cumulative), summed over the labels but ``generation``, and over the processes."""
     out: dict[str, dict[float, float]] = {}
-    text = httpx.get(base + "/metrics", timeout=10).text
+    text = "".join(httpx.get(b + "/metrics", timeout=10).text for b in bases)
     for family in text_string_to_metric_families(text):
         for s in family.samples:
             if not s.name.endswith("_bucket"):
@@ -343,6 +356,43 @@ def wait_up(base: str) -> None:
     raise SystemExit(f"{base} does not answer")
 
 
+def start_postgres(work: Path) -> tuple[str, list[str]]:
+    """A throwaway PostgreSQL (Debian's binaries) in ``work``: its URL, and how to stop it."""
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
+    )
+    if not found:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+    bin_dir = found[-1].parent
+    as_pg = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+    root = work / "pg"
+    root.mkdir()
+    if os.getuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+    port = free_port()
+    subprocess.run(
+        [*as_pg, str(bin_dir / "initdb"), "-D", str(root / "data"), "-U", "postgres",
+         "-A", "trust", "--no-sync", "-E", "UTF8"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    ctl = [*as_pg, str(bin_dir / "pg_ctl"), "-D", str(root / "data")]
+    opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    subprocess.run(
+        [*ctl, "-l", str(root / "log"), "-w", "-o", opts, "start"], check=True, capture_output=True
+    )
+    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", [*ctl, "-m", "fast", "stop"]
+
+
+def start_redis(work: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    port = free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+         "--appendonly", "no", "--dir", str(work)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    return f"redis://127.0.0.1:{port}/0", proc
+
+
 def run(
     steps: list[int],
     seconds: float,
@@ -350,19 +400,32 @@ def run(
     practice: float,
     processes: int,
     extra: list[str],
+    servers: int = 1,
+    postgres: bool = False,
 ) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    ws_url = f"ws://127.0.0.1:{port}/ws"
-    server, _ = start_server(work, port, extra)
+    services: list[Any] = []
+    db = "load.db"
+    if postgres or servers > 1:
+        db, stop_pg = start_postgres(work)
+        services.append(stop_pg)
+    if servers > 1:
+        redis_url, redis_proc = start_redis(work)
+        services.append(redis_proc)
+        extra = [*extra, "--redis", redis_url]
+    ports = [free_port() for _ in range(servers)]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    started = []
+    for port in ports:  # (one after another: the first migrates the database)
+        started.append(start_server(work, port, extra, db=db)[0])
+        wait_up(f"http://127.0.0.1:{port}")
+    pids = [p.pid for p in started]
     workers: list[tuple[multiprocessing.Process, Connection]] = []
     try:
-        wait_up(base)
         for _ in range(processes):
             mine, theirs = multiprocessing.Pipe()
             proc = multiprocessing.Process(
-                target=harness_process, args=(theirs, base, ws_url, think, practice)
+                target=harness_process, args=(theirs, bases, think, practice)
             )
             proc.start()
             workers.append((proc, mine))
@@ -374,9 +437,11 @@ def run(
 
         mix = f", {practice:g} practice game(s) vs bots a room" if practice else ""
         pace = "idle" if think is None else f"think {think} s"
+        where = "PostgreSQL" if "://" in db else "SQLite"
+        where += f" + Redis, {servers} server processes" if servers > 1 else ", one process"
         print(
-            f"server pid {server.pid}; {pace}; {seconds} s a step; One Card rooms of 4 humans"
-            f"{mix}; harness in {processes} process(es)"
+            f"server pids {pids} ({where}); {pace}; {seconds} s a step; One Card rooms of 4 "
+            f"humans{mix}; harness in {processes} process(es)"
         )
         print(
             "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
@@ -389,14 +454,15 @@ def run(
             players = sum(ask("grow", shares))
             time.sleep(min(3.0, seconds / 4))  # everyone joined and settled
             ask("reset", [None] * processes)
-            h0 = histograms(base)
-            cpu0, _ = proc_usage(server.pid)
+            h0 = histograms(bases)
+            cpu0 = sum(proc_usage(pid)[0] for pid in pids)
             t0 = time.perf_counter()
             time.sleep(seconds)
             reports = ask("report", [None] * processes)
             elapsed = time.perf_counter() - t0
-            cpu1, rss = proc_usage(server.pid)
-            h1 = histograms(base)
+            usage = [proc_usage(pid) for pid in pids]
+            cpu1, rss = sum(u[0] for u in usage), sum(u[1] for u in usage)
+            h1 = histograms(bases)
             move = "tapete_move_seconds_bucket"
             server_p99, _ = quantile(h0.get(move, {}), h1.get(move, {}), 0.99)
             waits = [
@@ -430,8 +496,16 @@ def run(
             proc.join(10)
             if proc.is_alive():
                 proc.kill()
-        server.terminate()
-        server.wait(10)
+        for server in started:
+            server.terminate()
+        for server in started:
+            server.wait(10)
+        for service in services:
+            if isinstance(service, subprocess.Popen):
+                service.terminate()
+                service.wait(10)
+            else:
+                subprocess.run(service, capture_output=True)
 
 
 def main() -> None:
@@ -443,6 +517,15 @@ def main() -> None:
     parser.add_argument("--practice", type=float, default=0.0, help="practice games a room")
     parser.add_argument("--harness", type=int, default=1, help="harness processes")
     parser.add_argument("--serve", default="", help="more arguments for tapete serve")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes as one hall (2+: on a throwaway PostgreSQL and Redis)",
+    )
+    parser.add_argument(
+        "--postgres", action="store_true", help="one process on a throwaway PostgreSQL"
+    )
     args = parser.parse_args()
     run(
         [int(x) for x in args.steps.split(",")],
@@ -451,6 +534,8 @@ def main() -> None:
         args.practice,
         args.harness,
         args.serve.split(),
+        args.processes,
+        args.postgres,
     )
 
 
