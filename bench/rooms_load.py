@@ -365,8 +365,7 @@ def start_postgres(work: Path) -> tuple[str, list[str]]:
         raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
     bin_dir = found[-1].parent
     as_pg = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
-    root = work / "pg"
-    root.mkdir()
+    root = Path(tempfile.mkdtemp(prefix="tapete-load-pg-"))  # (its own: postgres reads it)
     if os.getuid() == 0:
         shutil.chown(root, "postgres", "postgres")
     port = free_port()
