@@ -186,7 +186,8 @@ class Store:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         writing = create_engine(sync_url(self.url), pool_size=1, max_overflow=0)
         if writing.dialect.name == "sqlite":
-            event.listen(writing, "connect", _sqlite_pragmas)
+            event.listen(writing, "connect", _sqlite_writer)
+            event.listen(writing, "begin", _begin_immediate)
         self.writer = MoveWriter(writing, utcnow, observe)
 
     async def close(self) -> None:
@@ -463,6 +464,19 @@ def _seat_row(room_id: str, n: int, seat: dict[str, Any]) -> RoomSeatRow:
         name=seat.get("name"),
         level=seat.get("level"),
     )
+
+
+def _sqlite_writer(dbapi_connection: Any, record: Any) -> None:
+    """The move writer's connection: its transactions are begun by SQLAlchemy, not guessed
+    by Python's sqlite3 from a statement's first word (which takes ``WITH … UPDATE`` for a
+    read and runs it outside any transaction)."""
+    _sqlite_pragmas(dbapi_connection, record)
+    dbapi_connection.isolation_level = None
+
+
+def _begin_immediate(conn: Any) -> None:
+    """Take the write lock when the transaction begins (the writer only writes)."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -3,11 +3,13 @@ transaction.
 
 A room hands its move to :meth:`MoveWriter.append` and waits; the writer takes every move
 queued (up to :data:`MAX_BATCH`) and writes them in one transaction, on a thread of its own
-with a synchronous connection (one hop off the event loop a batch, not one a statement): a
-fenced ``UPDATE`` of each game's version (a game not at the version the move expects is not
-touched), one bulk ``INSERT`` of the moves, one commit. Only then is each room told whether
-its move is durable. While one batch commits the next fills, so the batch grows with the
-load and a lone move waits for nobody: there is no timer.
+with a synchronous connection (one hop off the event loop a batch, not one a statement): one
+fenced ``UPDATE … FROM (VALUES …) RETURNING`` of every game's version (a game not at the
+version its move expects is not touched, and not returned), one bulk ``INSERT`` of the moves,
+one commit — three round trips to the database whatever the batch's size (a game's last
+move, which also stores its outcome, is one ``UPDATE`` of its own). Only then is each room
+told whether its move is durable. While one batch commits the next fills, so the batch grows
+with the load and a lone move waits for nobody: there is no timer.
 
 "Committed before anyone is told" holds as before: a room still awaits its own move's
 commit before it shows the move.
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import Engine, Integer, String, bindparam, column, insert, update, values
 
 from tapete.metrics import COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
 from tapete.store.models import GameRow, MoveRow
@@ -66,12 +68,16 @@ class MoveWriter:
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="move-writer")
-        self._going = (
+        self._ending = (
             update(GameRow)
             .where(GameRow.id == bindparam("gid"), GameRow.version == bindparam("prev"))
-            .values(version=bindparam("n"), updated_at=bindparam("now"))
+            .values(
+                version=bindparam("n"),
+                updated_at=bindparam("now"),
+                status="finished",
+                outcome=bindparam("result"),
+            )
         )
-        self._ending = self._going.values(status="finished", outcome=bindparam("result"))
 
     async def append(
         self, game_id: str, n: int, seat: int, move: dict[str, Any], outcome: dict[str, Any] | None
@@ -144,19 +150,34 @@ class MoveWriter:
         t0 = time.perf_counter()
         now = self.now()
         written: set[int] = set()
-        games: set[str] = set()
+        first: dict[str, int] = {}
+        # a second move of a game in one batch is stale (a room waits for each of its
+        # moves: only a stale owner sends another)
+        for i, p in enumerate(batch):
+            first.setdefault(p.game_id, i)
+        going = [i for i in first.values() if batch[i].outcome is None]
         with self.engine.begin() as conn:
-            for i, p in enumerate(batch):
-                if p.game_id in games:  # a second move of a game in one batch: stale (a room
-                    continue  # waits for each of its moves: only a stale owner does this)
-                params = {"gid": p.game_id, "prev": p.n - 1, "n": p.n, "now": now}
-                if p.outcome is None:
-                    result = conn.execute(self._going, params)
-                else:
+            if going:
+                fence = (
+                    values(column("gid", String), column("prev", Integer), column("n", Integer))
+                    .data([(batch[i].game_id, batch[i].n - 1, batch[i].n) for i in going])
+                    .cte("v")
+                )
+                moved = conn.execute(
+                    update(GameRow)
+                    .where(GameRow.id == fence.c.gid, GameRow.version == fence.c.prev)
+                    .values(version=fence.c.n, updated_at=now)
+                    .returning(GameRow.id)
+                )
+                done = {row[0] for row in moved}
+                written.update(i for i in going if batch[i].game_id in done)
+            for i in first.values():
+                p = batch[i]
+                if p.outcome is not None:
+                    params = {"gid": p.game_id, "prev": p.n - 1, "n": p.n, "now": now}
                     result = conn.execute(self._ending, {**params, "result": p.outcome})
-                if result.rowcount == 1:
-                    written.add(i)
-                    games.add(p.game_id)
+                    if result.rowcount == 1:
+                        written.add(i)
             rows = [
                 {"game_id": p.game_id, "n": p.n, "seat": p.seat, "move": p.move}
                 for i, p in enumerate(batch)
