@@ -3,13 +3,13 @@ transaction.
 
 A room hands its move to :meth:`MoveWriter.append` and waits; the writer takes every move
 queued (up to :data:`MAX_BATCH`) and writes them in one transaction, on a thread of its own
-with a synchronous connection (one hop off the event loop a batch, not one a statement): one
-fenced ``UPDATE … FROM (VALUES …) RETURNING`` of every game's version (a game not at the
-version its move expects is not touched, and not returned), one bulk ``INSERT`` of the moves,
-one commit — three round trips to the database whatever the batch's size (a game's last
-move, which also stores its outcome, is one ``UPDATE`` of its own). Only then is each room
-told whether its move is durable. While one batch commits the next fills, so the batch grows
-with the load and a lone move waits for nobody: there is no timer.
+with a synchronous connection (one hop off the event loop a batch, not one a statement): a
+fenced ``UPDATE`` of each game's version (a game not at the version the move expects is not
+touched), one bulk ``INSERT`` of the moves, one commit. On PostgreSQL, where each statement
+is a round trip, the fence is one ``UPDATE … FROM (VALUES …) RETURNING`` for the whole batch
+(SQLite, in the process, is cheaper a statement a move: bench/RESULTS.md). Only then is each
+room told whether its move is durable. While one batch commits the next fills, so the batch
+grows with the load and a lone move waits for nobody: there is no timer.
 
 "Committed before anyone is told" holds as before: a room still awaits its own move's
 commit before it shows the move.
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Integer, String, bindparam, column, insert, update, values
+from sqlalchemy import Engine, bindparam, insert, update
 
 from tapete.metrics import COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
 from tapete.store.models import GameRow, MoveRow
@@ -68,16 +68,13 @@ class MoveWriter:
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="move-writer")
-        self._ending = (
+        self._going = (
             update(GameRow)
             .where(GameRow.id == bindparam("gid"), GameRow.version == bindparam("prev"))
-            .values(
-                version=bindparam("n"),
-                updated_at=bindparam("now"),
-                status="finished",
-                outcome=bindparam("result"),
-            )
+            .values(version=bindparam("n"), updated_at=bindparam("now"))
         )
+        self._ending = self._going.values(status="finished", outcome=bindparam("result"))
+        self._fences: dict[int, str] = {}
 
     async def append(
         self, game_id: str, n: int, seat: int, move: dict[str, Any], outcome: dict[str, Any] | None
@@ -143,41 +140,57 @@ class MoveWriter:
                             StaleWrite(f"game {p.game_id} is not at version {p.n - 1}")
                         )
 
+    def _fence_all(
+        self, conn: Any, batch: list[Pending], now: datetime
+    ) -> tuple[set[int], set[int]]:
+        """PostgreSQL: move in one statement every game whose first move in the batch is not
+        its last (the SQL text is made once for each size; the driver binds the values).
+        Returns the moves tried, and those of them written."""
+        first: dict[str, int] = {}
+        for i, p in enumerate(batch):
+            first.setdefault(p.game_id, i)
+        going = [i for i in first.values() if batch[i].outcome is None]
+        if not going:
+            return set(), set()
+        sql = self._fences.get(len(going))
+        if sql is None:
+            rows = ", ".join(["(%s, %s::integer, %s::integer)"] * len(going))
+            sql = self._fences[len(going)] = (
+                "UPDATE games SET version = v.n, updated_at = %s "
+                f"FROM (VALUES {rows}) AS v (gid, prev, n) "
+                "WHERE games.id = v.gid AND games.version = v.prev RETURNING games.id"
+            )
+        params: list[Any] = [now]
+        for i in going:
+            params += [batch[i].game_id, batch[i].n - 1, batch[i].n]
+        done = {row[0] for row in conn.exec_driver_sql(sql, tuple(params))}
+        return set(going), {i for i in going if batch[i].game_id in done}
+
     def _write(self, batch: list[Pending]) -> set[int]:
         """Write ``batch`` in one transaction (on the writer's thread: it reads the pending
         moves, touches no future); returns the indexes of the moves written (a stale one is
         left out, the others go on)."""
         t0 = time.perf_counter()
         now = self.now()
-        written: set[int] = set()
-        first: dict[str, int] = {}
-        # a second move of a game in one batch is stale (a room waits for each of its
-        # moves: only a stale owner sends another)
-        for i, p in enumerate(batch):
-            first.setdefault(p.game_id, i)
-        going = [i for i in first.values() if batch[i].outcome is None]
         with self.engine.begin() as conn:
-            if going:
-                fence = (
-                    values(column("gid", String), column("prev", Integer), column("n", Integer))
-                    .data([(batch[i].game_id, batch[i].n - 1, batch[i].n) for i in going])
-                    .cte("v")
-                )
-                moved = conn.execute(
-                    update(GameRow)
-                    .where(GameRow.id == fence.c.gid, GameRow.version == fence.c.prev)
-                    .values(version=fence.c.n, updated_at=now)
-                    .returning(GameRow.id)
-                )
-                done = {row[0] for row in moved}
-                written.update(i for i in going if batch[i].game_id in done)
-            for i in first.values():
-                p = batch[i]
-                if p.outcome is not None:
-                    params = {"gid": p.game_id, "prev": p.n - 1, "n": p.n, "now": now}
+            tried: set[int] = set()
+            written: set[int] = set()
+            if self.engine.dialect.name == "postgresql":
+                tried, written = self._fence_all(conn, batch, now)
+            games = {batch[i].game_id for i in written}
+            for i, p in enumerate(batch):
+                if i in tried:
+                    continue
+                if p.game_id in games:  # a second move of a game in one batch: stale (a room
+                    continue  # waits for each of its moves: only a stale owner does this)
+                params = {"gid": p.game_id, "prev": p.n - 1, "n": p.n, "now": now}
+                if p.outcome is None:
+                    result = conn.execute(self._going, params)
+                else:
                     result = conn.execute(self._ending, {**params, "result": p.outcome})
-                    if result.rowcount == 1:
-                        written.add(i)
+                if result.rowcount == 1:
+                    written.add(i)
+                    games.add(p.game_id)
             rows = [
                 {"game_id": p.game_id, "n": p.n, "seat": p.seat, "move": p.move}
                 for i, p in enumerate(batch)
