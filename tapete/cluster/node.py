@@ -107,6 +107,7 @@ class Node:
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
+        self._adopting: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
         self._encode = msgspec.msgpack.Encoder().encode
         self._decode = msgspec.msgpack.Decoder().decode
@@ -127,6 +128,8 @@ class Node:
 
     async def stop(self) -> None:
         """Give every lease back and stop (a clean shutdown: the others need not wait)."""
+        if self._adopting is not None:
+            self._tasks.append(self._adopting)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -209,10 +212,15 @@ class Node:
         self._last_beat = time.monotonic()
         if lost:
             await self._lose(lost)
+        # beside the beat: opening a dead node's many rooms must not hold up our renewals
+        if self._adopting is None or self._adopting.done():
+            self._adopting = asyncio.create_task(self._adopt_safely(), name="node-adopt")
+
+    async def _adopt_safely(self) -> None:
         try:
             await self._adopt()
-        except (RedisError, OSError):
-            return
+        except (RedisError, OSError) as exc:
+            log.debug("taking over failed (%s): next beat", type(exc).__name__)
 
     async def _lose(self, units: list[str]) -> None:
         self.held.difference_update(units)
