@@ -8,6 +8,10 @@ frozen (``gc.freeze``): later collections walk only what is newer. What the froz
 leave behind in reference cycles (a closed socket's protocol and transport point at each
 other) waits for the next thorough sweep, every ``thorough_seconds``: unfreeze, collect
 everything, freeze again — one long pause an hour instead of one every minute.
+
+What lives ``freeze_seconds`` is frozen too, full collection or not: a crowd that arrived in
+a minute (thousands of sockets and rooms, all young) is never walked in one full collection
+of a few hundred milliseconds (bench/RESULTS.md, «Several processes»).
 """
 
 from __future__ import annotations
@@ -23,10 +27,12 @@ log = logging.getLogger(__name__)
 
 
 class GcPolicy:
-    def __init__(self, thorough_seconds: float = 3600.0) -> None:
+    def __init__(self, thorough_seconds: float = 3600.0, freeze_seconds: float = 10.0) -> None:
         self.thorough_seconds = thorough_seconds
+        self.freeze_seconds = freeze_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self.freezes = 0
         self.sweeps = 0
 
@@ -36,15 +42,17 @@ class GcPolicy:
         gc.freeze()  # what start-up made lives as long as the process
         gc.callbacks.append(self._collected)
         self._task = self._loop.create_task(self._sweeper(), name="gc-sweeper")
+        self._ticker = self._loop.create_task(self._freezer(), name="gc-freezer")
 
     async def stop(self) -> None:
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._collected)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._ticker):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._ticker = None
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "stop" and info.get("generation") == 2 and self._loop is not None:
@@ -53,6 +61,11 @@ class GcPolicy:
     def _freeze(self) -> None:
         gc.freeze()
         self.freezes += 1
+
+    async def _freezer(self) -> None:
+        while True:
+            await asyncio.sleep(self.freeze_seconds)
+            self._freeze()
 
     async def _sweeper(self) -> None:
         while True:

@@ -32,6 +32,14 @@ async def main():
     assert gone() is None and policy.sweeps == 1
     assert gc.get_freeze_count() > 0                  # and freezes what lives again
     await policy.stop()
+    ticking = GcPolicy(thorough_seconds=3600, freeze_seconds=0.05)
+    ticking.start()
+    young = [Node() for _ in range(1000)]             # a crowd that just arrived...
+    before = gc.get_freeze_count()
+    await asyncio.sleep(0.2)
+    assert gc.get_freeze_count() >= before + 1000     # ...frozen without a full collection
+    assert ticking.freezes >= 1
+    await ticking.stop()
     print("ok")
 
 asyncio.run(main())
