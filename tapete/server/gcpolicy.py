@@ -11,7 +11,7 @@ everything, freeze again — one long pause an hour instead of one every minute.
 
 What lives ``freeze_seconds`` is frozen too, full collection or not: a crowd that arrived in
 a minute (thousands of sockets and rooms, all young) is never walked in one full collection
-of a few hundred milliseconds (bench/RESULTS.md, «Several processes»).
+of a few hundred milliseconds (bench/RESULTS.md, «Several processes, and one process again»).
 """
 
 from __future__ import annotations
