@@ -107,7 +107,7 @@ class Relay:
             conn.game = None
         else:
             conn.lobby = None
-        self._spawn(self._rejoin(conn, what))
+        self._spawn(rejoin_later(self.sockets, conn, what))
 
     def _resync(self) -> None:
         """Redis is back after an outage: what went between processes meanwhile may be
@@ -115,24 +115,6 @@ class Relay:
         for conn in list(self.linked.values()):
             for what in list(conn.links):
                 self.rejoin(conn, what)
-
-    async def _rejoin(self, conn: Conn, what: str) -> None:
-        await asyncio.sleep(REJOIN_DELAY)
-        for _ in range(REJOIN_TRIES):
-            text = conn.routes.get(what)
-            if conn.closed is not None or text is None:
-                return
-            if what in conn.links or (conn.game if what == "game" else conn.lobby):
-                return  # (joined meanwhile: the client asked again)
-            try:
-                reply = await self.sockets.route(text, conn)
-            except Unreachable:
-                await asyncio.sleep(1.0)
-                continue
-            if reply is not None:
-                conn.send(reply)
-            return
-        conn.close(1012, "unavailable")
 
     # the owner's side
 
@@ -178,6 +160,27 @@ class Relay:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+async def rejoin_later(sockets: Sockets, conn: Conn, what: str) -> None:
+    """Join ``conn``'s game (or room) again, the way its client last asked to, wherever it
+    is run now; a second apart while Redis or the owner does not answer."""
+    await asyncio.sleep(REJOIN_DELAY)
+    for _ in range(REJOIN_TRIES):
+        text = conn.routes.get(what)
+        if conn.closed is not None or text is None:
+            return
+        if what in conn.links or (conn.game if what == "game" else conn.lobby):
+            return  # (joined meanwhile: the client asked again)
+        try:
+            reply = await sockets.route(text, conn)
+        except Unreachable:
+            await asyncio.sleep(1.0)
+            continue
+        if reply is not None:
+            conn.send(reply)
+        return
+    conn.close(1012, "unavailable")
 
 
 def remote_limits(limits: Limits) -> Limits:

@@ -34,7 +34,7 @@ from tapete.server.guests import Guests, guest_in
 from tapete.server.limits import Limits
 from tapete.server.logs import socket_id
 from tapete.server.origin import socket_allowed
-from tapete.server.relay import Relay, RemoteConn, remote_limits
+from tapete.server.relay import Relay, RemoteConn, rejoin_later, remote_limits
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 from tapete.throttle import Bucket
@@ -276,6 +276,7 @@ class Sockets:
         """Open sockets by guest (``guest:…``) and by address (``address:…``)."""
         self.relay: Relay | None = None
         """Several processes: the sockets whose game another process runs."""
+        self._rejoining: set[asyncio.Task[None]] = set()
 
     def attach(self, node: Node) -> None:
         """Be one process of several (the hall's start, with Redis)."""
@@ -296,6 +297,10 @@ class Sockets:
         """``conn``'s game or room moved: join it again where it is run now."""
         if self.relay is not None:
             self.relay.rejoin(conn, what)
+            return
+        task = asyncio.get_running_loop().create_task(rejoin_later(self, conn, what))
+        self._rejoining.add(task)  # (one process: its room stopped, reopened from the log)
+        task.add_done_callback(self._rejoining.discard)
 
     @property
     def open(self) -> int:
