@@ -108,6 +108,7 @@ class Node:
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._adopting: asyncio.Task[None] | None = None
+        self._stopping = False
         self._listening = asyncio.Event()
         self._encode = msgspec.msgpack.Encoder().encode
         self._decode = msgspec.msgpack.Decoder().decode
@@ -128,13 +129,12 @@ class Node:
 
     async def stop(self) -> None:
         """Give every lease back and stop (a clean shutdown: the others need not wait)."""
-        if self._adopting is not None:
-            self._tasks.append(self._adopting)
-        for task in self._tasks:
+        self._stopping = True
+        tasks = [*self._tasks, *([self._adopting] if self._adopting is not None else [])]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:  # (bounded: a client library that swallowed a cancel must not hang us)
+            await asyncio.wait(tasks, timeout=self.ttl)
         self._tasks = []
         with contextlib.suppress(RedisError, OSError):
             for unit in list(self.held):
@@ -185,7 +185,7 @@ class Node:
     # the heartbeat: renew, notice the lost, take over from the dead
 
     async def _beating(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.ttl / 3)
             await self._beat()
 
@@ -285,7 +285,7 @@ class Node:
                 log.debug("publishing %d messages failed (%s)", len(batch), exc)
 
     async def _listen(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 async with self._listener.pubsub() as sub:
                     await sub.subscribe(CHANNEL + self.me)
@@ -295,6 +295,8 @@ class Node:
                             self._received(message["data"])
             except (RedisError, OSError) as exc:
                 self._listening.clear()
+                if self._stopping:
+                    return
                 log.debug("listening failed (%s): again", type(exc).__name__)
                 await asyncio.sleep(self.ttl / 6)
 
