@@ -376,8 +376,11 @@ def wait_up(base: str) -> None:
     raise SystemExit(f"{base} does not answer")
 
 
-def start_postgres(work: Path) -> tuple[str, list[str]]:
-    """A throwaway PostgreSQL (Debian's binaries) in ``work``: its URL, and how to stop it."""
+def start_postgres(work: Path, synchronous: bool = True) -> tuple[str, list[str]]:
+    """A throwaway PostgreSQL (Debian's binaries) in ``work``: its URL, and how to stop it.
+    ``synchronous=False``: ``synchronous_commit=off`` (a crash of PostgreSQL may lose the
+    last commits, never consistency: what SQLite's ``synchronous=NORMAL`` in WAL mode trades
+    too)."""
     found = sorted(
         Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
     )
@@ -396,6 +399,8 @@ def start_postgres(work: Path) -> tuple[str, list[str]]:
     )  # fmt: skip
     ctl = [*as_pg, str(bin_dir / "pg_ctl"), "-D", str(root / "data")]
     opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    if not synchronous:
+        opts += " -c synchronous_commit=off"
     subprocess.run(
         [*ctl, "-l", str(root / "log"), "-w", "-o", opts, "start"], check=True, capture_output=True
     )
@@ -421,12 +426,13 @@ def run(
     extra: list[str],
     servers: int = 1,
     postgres: bool = False,
+    synchronous: bool = True,
 ) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
     services: list[Any] = []
     db = "load.db"
     if postgres or servers > 1:
-        db, stop_pg = start_postgres(work)
+        db, stop_pg = start_postgres(work, synchronous)
         services.append(stop_pg)
     if servers > 1:
         redis_url, redis_proc = start_redis(work)
@@ -464,7 +470,8 @@ def run(
         )
         print(
             "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
-            "| CPU ms/move | server p99 ms | p99 ms: move's wait for its commit / a batch's commit "
+            "| CPU ms/move | server p99 ms | p99 ms: move's wait for its commit / until its batch "
+            "begins / a batch's commit "
             "| GC: longest pause ms ×runs, by generation |"
         )
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -486,7 +493,11 @@ def run(
             server_p99, _ = quantile(h0.get(move, {}), h1.get(move, {}), 0.99)
             waits = [
                 quantile(h0.get(k, {}), h1.get(k, {}), 0.99)[0] * 1000
-                for k in ("tapete_commit_queue_seconds_bucket", "tapete_commit_seconds_bucket")
+                for k in (
+                    "tapete_commit_queue_seconds_bucket",
+                    "tapete_commit_start_seconds_bucket",
+                    "tapete_commit_seconds_bucket",
+                )
             ]
             pauses = []
             for gen in range(3):
@@ -505,7 +516,7 @@ def run(
                 f"| {players} | {moves / elapsed:.1f} | {p50 * 1000:.1f} "
                 f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
                 f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} "
-                f"| ≤ {server_p99 * 1000:g} | ≤ {waits[0]:g} / ≤ {waits[1]:g} "
+                f"| ≤ {server_p99 * 1000:g} | ≤ {waits[0]:g} / ≤ {waits[1]:g} / ≤ {waits[2]:g} "
                 f"| {', '.join(pauses)} |",
                 flush=True,
             )
@@ -545,6 +556,11 @@ def main() -> None:
     parser.add_argument(
         "--postgres", action="store_true", help="one process on a throwaway PostgreSQL"
     )
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="PostgreSQL with synchronous_commit=off (this machine's fsync stalls: RESULTS.md)",
+    )
     args = parser.parse_args()
     run(
         [int(x) for x in args.steps.split(",")],
@@ -555,6 +571,7 @@ def main() -> None:
         args.serve.split(),
         args.processes,
         args.postgres,
+        not args.async_commit,
     )
 
 

@@ -61,6 +61,12 @@ WRITER_WAIT_SECONDS = Histogram(
     buckets=LATENCY_BUCKETS,
     registry=None,
 )
+BATCH_START_SECONDS = Histogram(
+    "tapete_commit_start_seconds",
+    "A move's wait from queued until the writer's thread begins its batch.",
+    buckets=LATENCY_BUCKETS,
+    registry=None,
+)
 ERRORS = Counter("tapete_errors", "Refusals sent to clients, by code.", ["code"], registry=None)
 SOCKETS_OPENED = Counter("tapete_sockets_opened", "Sockets accepted.", registry=None)
 
@@ -78,6 +84,7 @@ OWN = (
     COMMIT_BATCH,
     COMMIT_SECONDS,
     WRITER_WAIT_SECONDS,
+    BATCH_START_SECONDS,
     ERRORS,
     SOCKETS_OPENED,
     GC_SECONDS,

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Engine, bindparam, insert, update
 
-from tapete.metrics import COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
+from tapete.metrics import BATCH_START_SECONDS, COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
 from tapete.store.models import GameRow, MoveRow
 
 MAX_BATCH = 500
@@ -171,6 +171,8 @@ class MoveWriter:
         moves, touches no future); returns the indexes of the moves written (a stale one is
         left out, the others go on)."""
         t0 = time.perf_counter()
+        for p in batch:
+            BATCH_START_SECONDS.observe(t0 - p.at)
         now = self.now()
         with self.engine.begin() as conn:
             tried: set[int] = set()
