@@ -8,6 +8,8 @@ each hall exposes them in a registry of its own with its gauges (:func:`registry
 from __future__ import annotations
 
 import gc
+import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -90,16 +92,33 @@ OWN = (
     GC_SECONDS,
 )
 
+log = logging.getLogger(__name__)
+
 _gc_started: list[float] = []
+
+
+LONG_GC = 0.05
+"""A collector pause this long (seconds) is logged, with what it found."""
 
 
 def _time_gc(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
         _gc_started.append(time.perf_counter())
     elif _gc_started:
-        GC_SECONDS.labels(str(info.get("generation"))).observe(
-            time.perf_counter() - _gc_started.pop()
-        )
+        seconds = time.perf_counter() - _gc_started.pop()
+        generation = info.get("generation")
+        GC_SECONDS.labels(str(generation)).observe(seconds)
+        if seconds >= LONG_GC:
+            log.info(
+                "garbage collection of generation %s stopped everything for %.0f ms "
+                "(%s unreachable objects; now %s young, %s frozen; thread %s)",
+                generation,
+                1000 * seconds,
+                info.get("collected"),
+                gc.get_count(),
+                gc.get_freeze_count(),
+                threading.current_thread().name,
+            )
 
 
 def watch_gc() -> None:
