@@ -444,13 +444,7 @@ class Sockets:
             await self.hall.rooms.find(game_id) if isinstance(game_id, str) and game_id else None
         )
         if isinstance(found, Elsewhere):
-            if conn.relayed is not None:  # (we were told it is run here: no more)
-                conn.send({"type": MOVED, "what": "game"})
-                return None
-            conn.leave("game")
-            conn.routes["game"] = text
-            assert self.relay is not None
-            self.relay.forward(conn, found.owner, "game", text)
+            self._elsewhere(conn, "game", found.owner, text)
             return None
         room = found
         if room is None or (room.seat_of(conn.guest) is None and not room.online):
@@ -466,17 +460,23 @@ class Sockets:
         conn.send(message)
         return None
 
+    def _elsewhere(self, conn: Conn, what: str, owner: str, text: str) -> None:
+        """``conn`` joins a game (``what`` = "game") or room ("lobby") that process ``owner``
+        runs: the message goes there. A connection relayed here was sent here for it: it is
+        told the game has moved on, and its own process asks again."""
+        if conn.relayed is not None:
+            conn.send({"type": MOVED, "what": what})
+            return
+        conn.leave(what)
+        conn.routes[what] = text
+        assert self.relay is not None
+        self.relay.forward(conn, owner, what, text)
+
     async def enter(self, msg: dict[str, Any], conn: Conn, text: str) -> dict[str, Any] | None:
         """Be in a private room: its state now and every change (``lobby`` messages)."""
         lobby = await self.hall.rooms.find_lobby(msg.get("room"))
         if isinstance(lobby, Elsewhere):
-            if conn.relayed is not None:
-                conn.send({"type": MOVED, "what": "lobby"})
-                return None
-            conn.leave("lobby")
-            conn.routes["lobby"] = text
-            assert self.relay is not None
-            self.relay.forward(conn, lobby.owner, "lobby", text)
+            self._elsewhere(conn, "lobby", lobby.owner, text)
             return None
         if lobby is None:
             return lobby_error("room_not_found", conn.lang)
