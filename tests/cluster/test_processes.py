@@ -143,6 +143,19 @@ def turn(ws: ClientConnection, version: int) -> tuple[int, dict[str, Any]]:
             return msg["version"], msg["view"]
 
 
+def join(ws: ClientConnection, game_id: str, version: int | None = None) -> dict[str, Any]:
+    """Join the game; its ``joined`` message."""
+    ws.send(json.dumps({"type": "join", "game": game_id, "version": version}))
+    return recv(ws, "joined")
+
+
+def assert_log_is_the_game(db: str, game_id: str, version: int, view: dict[str, Any]) -> None:
+    """The committed log holds moves 1..``version``, none lost, none twice, and replays to
+    the ``view`` the player was shown."""
+    assert [n for n, _, _ in logged(db, game_id)] == list(range(1, version + 1))
+    assert replayed_view(db, game_id) == view
+
+
 def logged(db: str, game_id: str) -> list[tuple[int, int, Any]]:
     engine = create_engine(db)
     with engine.connect() as con:
@@ -208,9 +221,7 @@ def test_a_game_is_played_through_another_process_than_its_owner(
         far.send(json.dumps({"type": "ping", "ref": 1}))
         assert recv(far, "pong")["ref"] == 1
     assert owner_of(redis_server, f"game:{game_id}") == a.node()  # it never moved
-    moves = logged(fresh_postgres, game_id)
-    assert [n for n, _, _ in moves] == list(range(1, version + 1))
-    assert replayed_view(fresh_postgres, game_id) == view
+    assert_log_is_the_game(fresh_postgres, game_id, version, view)
     # the table's page and the API answer on a process that does not run the game
     assert player.http.get(f"{b.url}/partida/{game_id}").status_code == 200
     api = player.http.get(f"{b.url}/api/partidas/{game_id}").json()
@@ -227,8 +238,7 @@ def test_the_owner_killed_mid_game_another_takes_over_and_the_game_goes_on(
     player = guests(a)
     game_id = new_game(player)
     with player.socket(b) as far:
-        far.send(json.dumps({"type": "join", "game": game_id, "version": None}))
-        version = recv(far, "joined")["version"]
+        version = join(far, game_id)["version"]
         for _ in range(5):
             version, view = turn(far, version)
         with player.socket(a) as near:
@@ -250,9 +260,7 @@ def test_the_owner_killed_mid_game_another_takes_over_and_the_game_goes_on(
         joined = recv(back, "joined")
         assert joined["version"] == version and joined["view"] == view
         version, view = turn(back, version)
-    moves = logged(fresh_postgres, game_id)
-    assert [n for n, _, _ in moves] == list(range(1, version + 1))  # none lost, none twice
-    assert replayed_view(fresh_postgres, game_id) == view
+    assert_log_is_the_game(fresh_postgres, game_id, version, view)
 
 
 def test_redis_stopped_and_restarted_the_hall_heals_without_a_lost_or_doubled_move(
@@ -265,8 +273,7 @@ def test_redis_stopped_and_restarted_the_hall_heals_without_a_lost_or_doubled_mo
     player = guests(a)
     game_id = new_game(player)
     with player.socket(b) as far:
-        far.send(json.dumps({"type": "join", "game": game_id, "version": None}))
-        version = recv(far, "joined")["version"]
+        version = join(far, game_id)["version"]
         for _ in range(4):
             version, view = turn(far, version)
         redis_server.stop()
@@ -278,14 +285,10 @@ def test_redis_stopped_and_restarted_the_hall_heals_without_a_lost_or_doubled_mo
         # the socket joins again (its owner let the game go) and the game goes on
         again = recv(far, "joined", timeout=10)
         version = again["version"]
-        moves = logged(fresh_postgres, game_id)
-        assert [n for n, _, _ in moves] == list(range(1, version + 1))
-        assert again["view"] == replayed_view(fresh_postgres, game_id)
+        assert_log_is_the_game(fresh_postgres, game_id, version, again["view"])
         for _ in range(3):
             version, view = turn(far, version)
-    moves = logged(fresh_postgres, game_id)
-    assert [n for n, _, _ in moves] == list(range(1, version + 1))
-    assert replayed_view(fresh_postgres, game_id) == view
+    assert_log_is_the_game(fresh_postgres, game_id, version, view)
 
 
 def test_a_private_room_across_processes_by_its_code(
@@ -368,8 +371,7 @@ def test_behind_one_address_the_players_of_a_dead_process_land_on_their_seats(
     owner = owner_of(redis_server, f"game:{game_id}")
     by_node = {p.node(): p for p in processes}
     with player.socket(front) as ws:
-        ws.send(json.dumps({"type": "join", "game": game_id, "version": None}))
-        version = recv(ws, "joined")["version"]
+        version = join(ws, game_id)["version"]
         for _ in range(3):
             version, view = turn(ws, version)
         by_node[str(owner)].kill()
@@ -385,5 +387,4 @@ def test_behind_one_address_the_players_of_a_dead_process_land_on_their_seats(
             version, view = turn(ws, version)
     else:
         assert again["seat"] == 0 and again["version"] == version
-    assert [n for n, _, _ in logged(fresh_postgres, game_id)] == list(range(1, version + 1))
-    assert replayed_view(fresh_postgres, game_id) == view
+    assert_log_is_the_game(fresh_postgres, game_id, version, view)
