@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 from tapete.cluster import Node, Unreachable
 from tapete.metrics import ERRORS, SOCKETS_OPENED
 from tapete.rooms import Room, error
-from tapete.rooms.inbox import MOVED, wire
+from tapete.rooms.inbox import MOVED, moved, wire
 from tapete.rooms.lobby import Lobby, lobby_error
 from tapete.rooms.manager import Elsewhere
 from tapete.server.bodies import too_deep
@@ -398,7 +398,7 @@ class Sockets:
             return None
         joined = conn.lobby if what == "lobby" else conn.game
         if what is not None and conn.relayed is not None and joined is None:  # (it moved)
-            conn.send({"type": MOVED, "what": what})
+            conn.send(moved(what))
             return None
         if kind == "lobby":
             if conn.lobby is None:
@@ -465,7 +465,7 @@ class Sockets:
         runs: the message goes there. A connection relayed here was sent here for it: it is
         told the game has moved on, and its own process asks again."""
         if conn.relayed is not None:
-            conn.send({"type": MOVED, "what": what})
+            conn.send(moved(what))
             return
         conn.leave(what)
         conn.routes[what] = text
