@@ -47,6 +47,7 @@ from typing import Any
 
 import httpx
 import msgspec
+import uvloop
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -94,6 +95,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    lags: list[float] = field(default_factory=list)
+    """How late each player's think timer woke (the harness's own loop falling behind)."""
 
 
 @dataclass
@@ -141,17 +144,22 @@ async def player(
 
         async def move_later(v: int, move: dict[str, Any]) -> None:
             assert think is not None
-            await asyncio.sleep(think * rng.uniform(0.75, 1.25))
+            wait = think * rng.uniform(0.75, 1.25)
+            due = time.perf_counter() + wait
+            await asyncio.sleep(wait)
             if stop.is_set() or v != version or game != table.game_id:
                 return
-            table.sent[v + 1] = time.perf_counter()
+            now = time.perf_counter()
+            stats.lags.append(now - due)
+            table.sent[v + 1] = now
             await ws.send(json.dumps({"type": "move", "version": v, "move": move}))
 
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
+        async def close_at_stop() -> None:
+            await stop.wait()
+            await ws.close()
+
+        closer = asyncio.create_task(close_at_stop())
+        async for raw in ws:
             msg = DECODE(raw)
             kind = msg.type
             if kind == "lobby":
@@ -191,6 +199,7 @@ async def player(
                         pending = asyncio.create_task(move_later(version, plays[0]))
             elif kind == "error" and msg.code not in ("stale_version", "not_your_turn"):
                 stats.errors += 1
+        closer.cancel()
 
 
 async def guests(base: str, n: int) -> list[tuple[httpx.AsyncClient, str]]:
@@ -256,16 +265,18 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
         command, arg = await loop.run_in_executor(None, pipe.recv)
         if command == "grow":
             while rooms < arg:
-                home = bases[rooms % len(bases)]
-                table, cookies = await make_room(home, ws_of(home))
-                for seat, cookie in enumerate(cookies):
-                    base = bases[(rooms + seat) % len(bases)]
-                    tasks.append(
-                        asyncio.create_task(
-                            player(base, ws_of(base), cookie, table, seat, stats, think, stop)
+                batch = range(rooms, min(arg, rooms + 8))  # (rooms made 8 at a time)
+                homes = [bases[i % len(bases)] for i in batch]
+                made = await asyncio.gather(*(make_room(h, ws_of(h)) for h in homes))
+                for i, (table, cookies) in zip(batch, made, strict=True):
+                    for seat, cookie in enumerate(cookies):
+                        base = bases[(i + seat) % len(bases)]
+                        tasks.append(
+                            asyncio.create_task(
+                                player(base, ws_of(base), cookie, table, seat, stats, think, stop)
+                            )
                         )
-                    )
-                rooms += 1
+                rooms += len(batch)
                 while games < int(rooms * practice):
                     table, cookie = await make_practice(bases[games % len(bases)])
                     base = bases[(games + 1) % len(bases)]
@@ -278,10 +289,11 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
             pipe.send(rooms * 4 + games)
         elif command == "reset":
             stats.latencies.clear()
+            stats.lags.clear()
             stats.moves = stats.errors = 0
             pipe.send(None)
         elif command == "report":
-            pipe.send((list(stats.latencies), stats.moves, stats.errors))
+            pipe.send((list(stats.latencies), stats.moves, stats.errors, list(stats.lags)))
         else:
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -292,7 +304,7 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
 def harness_process(
     pipe: Connection, bases: list[str], think: float | None, practice: float
 ) -> None:
-    asyncio.run(harness(pipe, bases, think, practice))
+    uvloop.run(harness(pipe, bases, think, practice))
 
 
 def ws_of(base: str) -> str:
@@ -472,9 +484,9 @@ def run(
             "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
             "| CPU ms/move | server p99 ms | p99 ms: move's wait for its commit / until its batch "
             "begins / a batch's commit "
-            "| GC: longest pause ms ×runs, by generation |"
+            "| GC: longest pause ms ×runs, by generation | harness late p99 ms |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for target in steps:
             shares = [target // processes + (i < target % processes) for i in range(processes)]
             players = sum(ask("grow", shares))
@@ -510,6 +522,8 @@ def run(
             moves = sum(r[1] for r in reports)
             errors = sum(r[2] for r in reports)
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+            lags = sorted(x for r in reports for x in r[3]) or [0.0]
+            late = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
             p50 = statistics.median(lat)
             per_move = f"{1000 * (cpu1 - cpu0) / moves:.2f}" if moves else "–"
             print(
@@ -517,7 +531,7 @@ def run(
                 f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
                 f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} "
                 f"| ≤ {server_p99 * 1000:g} | ≤ {waits[0]:g} / ≤ {waits[1]:g} / ≤ {waits[2]:g} "
-                f"| {', '.join(pauses)} |",
+                f"| {', '.join(pauses)} | {late * 1000:.1f} |",
                 flush=True,
             )
         ask("stop", [None] * processes)
