@@ -37,6 +37,7 @@ from tapete.server.origin import socket_allowed
 from tapete.server.relay import Relay, RemoteConn, rejoin_later, remote_limits
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
+from tapete.server.wsimpl import direct_writer
 from tapete.throttle import Bucket
 
 log = logging.getLogger(__name__)
@@ -112,11 +113,15 @@ class Conn:
         limits: Limits,
         clock: Callable[[], float] = time.monotonic,
         ws: WebSocket | None = None,
+        direct: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.guest = guest
         self.lang = lang
         self.limits = limits
         self.ws = ws
+        self.direct = direct
+        """Writes a message's frame now if the transport takes it (:mod:`wsimpl`): what
+        :meth:`send_bytes` uses while nothing is queued, without a writer task."""
         self.game: tuple[Room, int] | None = None
         self.lobby: tuple[Lobby, int] | None = None
         self.out: deque[tuple[str, int, bool]] = deque()
@@ -188,6 +193,8 @@ class Conn:
         game)."""
         if self.closed is not None:
             return
+        if self.direct is not None and self._writer is None and not self.out and self.direct(data):
+            return  # (nothing was queued, and the transport took it)
         text, size = data.decode(), len(data)
         limits = self.limits
         if (
@@ -307,13 +314,13 @@ class Sockets:
         """How many sockets are open."""
         return sum(n for key, n in self.live.items() if key.startswith("address:"))
 
-    async def endpoint(self, ws: WebSocket) -> None:
+    async def endpoint(self, ws: WebSocket, direct: Callable[[bytes], bool] | None = None) -> None:
         if not socket_allowed(ws.scope, self.hall.limits):  # another site's page (4003)
             await ws.close(code=4003)
             return
         await ws.accept()
         SOCKETS_OPENED.inc()
-        conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits, ws=ws)
+        conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits, ws=ws, direct=direct)
         conn.relay = self.relay
         conn.on_moved = self.rejoin
         keys = self._keys(conn.guest, ws)
@@ -511,7 +518,7 @@ class SocketFront:
         guest = guest_in(scope, guests)[0] if guests is not None else None
         scope.setdefault("state", {})["guest"] = guest
         try:
-            await self.sockets.endpoint(WebSocket(scope, receive, send))
+            await self.sockets.endpoint(WebSocket(scope, receive, send), direct_writer(send))
         except OSError as exc:  # the client went away before or while it was accepted
             log.debug("socket gone at the start (%s)", type(exc).__name__)
 

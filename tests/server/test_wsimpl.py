@@ -1,0 +1,128 @@
+"""The socket's direct way out (:mod:`tapete.server.wsimpl`): a message already encoded is
+written as one text frame without the ASGI round, on a real uvicorn server; it steps aside
+(the ASGI way is taken) where it cannot write the same bytes: compression negotiated, a
+``send`` that something wraps, a message queued ahead of it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import uvicorn
+import websockets
+
+from tapete.server.limits import Limits
+from tapete.server.socket import Conn
+from tapete.server.wsimpl import LeanSansIOProtocol, direct_writer
+
+SIZES = (12, 125, 126, 4000, 65535, 65536, 200_000)
+"""Payload sizes on both sides of each of the frame header's three length forms."""
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _payload(size: int) -> bytes:
+    """JSON text of exactly ``size`` bytes, with non-ASCII letters in it."""
+    head = json.dumps({"ñ": ""}, ensure_ascii=False).encode()
+    body = ("é" * ((size - len(head)) // 2) + "x" * ((size - len(head)) % 2)).encode()
+    data = head[:-2] + body + head[-2:]
+    assert len(data) == size
+    return data
+
+
+async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Accepts, says whether it could write directly, then writes each size directly and
+    one message the ASGI way, in order."""
+    assert scope["type"] == "websocket"
+    await receive()  # websocket.connect
+    await send({"type": "websocket.accept"})
+    write = direct_writer(send)
+    taken = [write(_payload(n)) if write is not None else False for n in SIZES]
+    await send({"type": "websocket.send", "text": json.dumps({"taken": taken})})
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
+
+
+@pytest.fixture
+async def serve() -> AsyncIterator[Callable[[bool], str]]:
+    servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
+
+    def start(deflate: bool) -> str:
+        port = _port()
+        config = uvicorn.Config(
+            _app,
+            host="127.0.0.1",
+            port=port,
+            ws=LeanSansIOProtocol,
+            ws_per_message_deflate=deflate,
+            lifespan="off",
+            log_level="warning",
+        )
+        server = uvicorn.Server(config)
+        servers.append((server, asyncio.get_running_loop().create_task(server.serve())))
+        return f"ws://127.0.0.1:{port}/"
+
+    yield start
+    for server, task in servers:
+        server.should_exit = True
+        await task
+
+
+async def _connect(url: str, compression: str | None) -> Any:
+    for _ in range(100):  # (until the server listens)
+        try:
+            return await websockets.connect(url, compression=compression, max_size=2**20)
+        except OSError:
+            await asyncio.sleep(0.02)
+    raise AssertionError("the server never listened")
+
+
+async def test_frames_written_directly_arrive_whole_and_in_order(
+    serve: Callable[[bool], str],
+) -> None:
+    ws = await _connect(serve(False), None)
+    async with ws:
+        got = [await ws.recv() for _ in SIZES]
+        assert [len(m.encode()) for m in got] == list(SIZES)
+        assert [m.encode() for m in got] == [_payload(n) for n in SIZES]
+        assert json.loads(await ws.recv()) == {"taken": [True] * len(SIZES)}
+
+
+async def test_with_compression_negotiated_it_steps_aside(serve: Callable[[bool], str]) -> None:
+    ws = await _connect(serve(True), "deflate")
+    async with ws:
+        assert json.loads(await ws.recv()) == {"taken": [False] * len(SIZES)}
+
+
+def test_a_send_something_wraps_has_no_direct_way() -> None:
+    async def wrapped(message: Any) -> None:
+        return None
+
+    assert direct_writer(wrapped) is None
+
+
+def test_a_message_queued_first_is_not_overtaken() -> None:
+    """The transport refused one message (paused): it waits in the queue, and the next one
+    queues behind it instead of being written ahead."""
+    written: list[bytes] = []
+    accept = [False]
+
+    def direct(data: bytes) -> bool:
+        if accept[0]:
+            written.append(data)
+        return accept[0]
+
+    conn = Conn("g", "es", Limits(), direct=direct)
+    conn.send_bytes(b'{"n":1}')
+    accept[0] = True
+    conn.send_bytes(b'{"n":2}')
+    assert written == []
+    assert [text for text, _, _ in conn.out] == ['{"n":1}', '{"n":2}']
