@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -21,6 +22,12 @@ from tapete.server.guests import Guests
 from tapete.server.limits import Limits
 from tapete.store import Store, migrate
 from tapete.throttle import Throttle
+
+SWITCH_INTERVAL = 0.0005
+"""Seconds the event loop's thread keeps the GIL when the move writer's thread asks for it
+(Python's default: 0.005). Each statement of a batch lets the GIL go and takes it back; with
+the loop busy, each taking back waited up to the whole interval, and the moves of the next
+batch with it (bench/RESULTS.md, «The writer's thread and the GIL»)."""
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +96,7 @@ class Hall:
         if self.freeze_gc:  # (tapete serve: the process is the hall's alone)
             self.gc_policy = GcPolicy()
             self.gc_policy.start()
+            sys.setswitchinterval(SWITCH_INTERVAL)
 
     def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made

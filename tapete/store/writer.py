@@ -5,11 +5,13 @@ A room hands its move to :meth:`MoveWriter.append` and waits; the writer takes e
 queued (up to :data:`MAX_BATCH`) and writes them in one transaction, on a thread of its own
 with a synchronous connection (one hop off the event loop a batch, not one a statement): a
 fenced ``UPDATE`` of each game's version (a game not at the version the move expects is not
-touched), one bulk ``INSERT`` of the moves, one commit. On PostgreSQL, where each statement
-is a round trip, the fence is one ``UPDATE … FROM (VALUES …) RETURNING`` for the whole batch
-(SQLite, in the process, is cheaper a statement a move: bench/RESULTS.md). Only then is each
-room told whether its move is durable. While one batch commits the next fills, so the batch
-grows with the load and a lone move waits for nobody: there is no timer.
+touched) and one ``INSERT`` of the moves, each one statement for the whole batch (``WITH v
+AS (VALUES …) UPDATE … FROM v RETURNING``, its SQL made once a size and bound by the driver),
+then one commit. One statement a batch, not one a move: on PostgreSQL each statement is a
+round trip, and on SQLite each lets go of the GIL and must take it back from a busy event
+loop (bench/RESULTS.md). Only then is each room told whether its move is durable. While one
+batch commits the next fills, so the batch grows with the load and a lone move waits for
+nobody: there is no timer.
 
 "Committed before anyone is told" holds as before: a room still awaits its own move's
 commit before it shows the move.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,13 +29,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import Engine, bindparam, update
 
 from tapete.metrics import BATCH_START_SECONDS, COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
 from tapete.store.models import GameRow, MoveRow
 
 MAX_BATCH = 500
 """The most moves one transaction holds (a bound on its statement's size)."""
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 class StaleWrite(RuntimeError):
@@ -74,7 +81,17 @@ class MoveWriter:
             .values(version=bindparam("n"), updated_at=bindparam("now"))
         )
         self._ending = self._going.values(status="finished", outcome=bindparam("result"))
-        self._fences: dict[int, str] = {}
+        self._statements: dict[tuple[str, int], str] = {}
+        dialect = engine.dialect
+        self._when: Callable[[Any], Any] = (
+            GameRow.__table__.c.updated_at.type.bind_processor(dialect) or _same
+        )
+        """A time as the database's driver takes it (SQLAlchemy's own conversion)."""
+        self._json: Callable[[Any], Any] = (
+            MoveRow.__table__.c.move.type.bind_processor(dialect) or json.dumps
+        )
+        """A move as the driver takes it: SQLite's JSON text from SQLAlchemy's own conversion;
+        PostgreSQL's (whose dialect leaves it to psycopg) the same text, cast in the SQL."""
 
     async def append(
         self, game_id: str, n: int, seat: int, move: dict[str, Any], outcome: dict[str, Any] | None
@@ -140,11 +157,33 @@ class MoveWriter:
                             StaleWrite(f"game {p.game_id} is not at version {p.n - 1}")
                         )
 
+    def _sql(self, kind: str, size: int) -> str:
+        """The statement ``kind`` ("fence", "insert") for ``size`` rows, made once a size in
+        the database's own placeholders (the driver binds the values)."""
+        sql = self._statements.get((kind, size))
+        if sql is not None:
+            return sql
+        pg = self.engine.dialect.name == "postgresql"
+        mark = "%s" if pg else "?"
+        number = f"{mark}::integer" if pg else mark
+        if kind == "fence":
+            rows = ", ".join([f"({mark}, {number}, {number})"] * size)
+            sql = (
+                f"WITH v (gid, prev, n) AS (VALUES {rows}) "
+                f"UPDATE games SET version = v.n, updated_at = {mark} FROM v "
+                "WHERE games.id = v.gid AND games.version = v.prev RETURNING games.id"
+            )
+        else:
+            doc = f"{mark}::json" if pg else mark
+            rows = ", ".join([f"({mark}, {mark}, {mark}, {doc})"] * size)
+            sql = f"INSERT INTO moves (game_id, n, seat, move) VALUES {rows}"
+        self._statements[kind, size] = sql
+        return sql
+
     def _fence_all(
         self, conn: Any, batch: list[Pending], now: datetime
     ) -> tuple[set[int], set[int]]:
-        """PostgreSQL: move in one statement every game whose first move in the batch is not
-        its last (the SQL text is made once for each size; the driver binds the values).
+        """Move in one statement every game whose first move in the batch is not its last.
         Returns the moves tried, and those of them written."""
         first: dict[str, int] = {}
         for i, p in enumerate(batch):
@@ -152,18 +191,13 @@ class MoveWriter:
         going = [i for i in first.values() if batch[i].outcome is None]
         if not going:
             return set(), set()
-        sql = self._fences.get(len(going))
-        if sql is None:
-            rows = ", ".join(["(%s, %s::integer, %s::integer)"] * len(going))
-            sql = self._fences[len(going)] = (
-                "UPDATE games SET version = v.n, updated_at = %s "
-                f"FROM (VALUES {rows}) AS v (gid, prev, n) "
-                "WHERE games.id = v.gid AND games.version = v.prev RETURNING games.id"
-            )
-        params: list[Any] = [now]
+        params: list[Any] = []
         for i in going:
             params += [batch[i].game_id, batch[i].n - 1, batch[i].n]
-        done = {row[0] for row in conn.exec_driver_sql(sql, tuple(params))}
+        params.append(self._when(now))
+        done = {
+            row[0] for row in conn.exec_driver_sql(self._sql("fence", len(going)), tuple(params))
+        }
         return set(going), {i for i in going if batch[i].game_id in done}
 
     def _write(self, batch: list[Pending]) -> set[int]:
@@ -175,10 +209,7 @@ class MoveWriter:
             BATCH_START_SECONDS.observe(t0 - p.at)
         now = self.now()
         with self.engine.begin() as conn:
-            tried: set[int] = set()
-            written: set[int] = set()
-            if self.engine.dialect.name == "postgresql":
-                tried, written = self._fence_all(conn, batch, now)
+            tried, written = self._fence_all(conn, batch, now)
             games = {batch[i].game_id for i in written}
             for i, p in enumerate(batch):
                 if i in tried:
@@ -193,12 +224,11 @@ class MoveWriter:
                 if result.rowcount == 1:
                     written.add(i)
                     games.add(p.game_id)
-            rows = [
-                {"game_id": p.game_id, "n": p.n, "seat": p.seat, "move": p.move}
-                for i, p in enumerate(batch)
-                if i in written
-            ]
-            if rows:
-                conn.execute(insert(MoveRow), rows)
+            values: list[Any] = []
+            for i in sorted(written):
+                p = batch[i]
+                values += [p.game_id, p.n, p.seat, self._json(p.move)]
+            if values:
+                conn.exec_driver_sql(self._sql("insert", len(written)), tuple(values))
         COMMIT_SECONDS.observe(time.perf_counter() - t0)
         return written
