@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import multiprocessing
 import os
@@ -40,10 +41,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import msgspec
@@ -121,6 +124,128 @@ class Table:
             self.got.clear()
 
 
+class LeanSocket(asyncio.Protocol):
+    """The harness's WebSocket client: only what its players need (text frames in and out,
+    pings answered, no compression, no fragments), so that the harness, which shares the
+    server's cores, spends little of them reading 5,000 sockets. The ``websockets`` client
+    spent about half a core a harness process at 5,000 players (bench/RESULTS.md).
+
+    A client's frames must be masked: the mask here is four zero bytes (a valid key, which
+    leaves the payload as it is)."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.messages: deque[bytes] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.open: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closed = False
+        self.transport: Any = None
+
+    @classmethod
+    async def connect(cls, url: str, cookie: str) -> LeanSocket:
+        parts = urlsplit(url)
+        assert parts.hostname is not None and parts.port is not None
+        loop = asyncio.get_running_loop()
+        _, sock = await loop.create_connection(cls, parts.hostname, parts.port)
+        assert sock.transport is not None
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.transport.write(
+            (
+                f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nCookie: tapete_guest={cookie}\r\n\r\n"
+            ).encode()
+        )
+        await sock.open
+        return sock
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport  # (uvloop's is not an asyncio.Transport subclass)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        if not self.open.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buf.startswith(b"HTTP/1.1 101"):
+                self.open.set_exception(ConnectionError(bytes(buf[:end]).decode(errors="replace")))
+                return
+            del buf[: end + 4]
+            self.open.set_result(None)
+        got = False
+        while len(buf) >= 2:
+            n, start = buf[1] & 0x7F, 2
+            if n == 126:
+                if len(buf) < 4:
+                    break
+                n, start = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    break
+                n, start = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < start + n:
+                break
+            opcode, payload = buf[0] & 0x0F, bytes(buf[start : start + n])
+            del buf[: start + n]
+            if opcode == 1:
+                self.messages.append(payload)
+                got = True
+            elif opcode == 9:  # ping → pong
+                self._frame(0xA, payload)
+            elif opcode == 8:
+                self.closed = got = True
+                if self.transport is not None:
+                    self.transport.close()
+        if got:
+            self._wake()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if not self.open.done():
+            self.open.set_exception(ConnectionError("closed before the handshake"))
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 65536:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + n.to_bytes(8, "big")
+        self.transport.write(head + b"\0\0\0\0" + payload)
+
+    async def send(self, text: str) -> None:
+        self._frame(1, text.encode())
+
+    async def close(self) -> None:
+        if not self.closed:
+            self._frame(8, (1000).to_bytes(2, "big"))
+            self.closed = True
+            self._wake()
+        if self.transport is not None:
+            self.transport.close()
+
+    def __aiter__(self) -> LeanSocket:
+        return self
+
+    async def __anext__(self) -> bytes:
+        while not self.messages:
+            if self.closed:
+                raise StopAsyncIteration
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        return self.messages.popleft()
+
+
 async def player(
     base: str,
     url: str,
@@ -132,9 +257,8 @@ async def player(
     stop: asyncio.Event,
 ) -> None:
     rng = random.Random(hash((table.game_id, seat)))
-    async with websockets.connect(
-        url, additional_headers={"Cookie": f"tapete_guest={cookie}"}, max_size=2**22
-    ) as ws:
+    ws = await LeanSocket.connect(url, cookie)
+    try:
         game = table.game_id
         if table.code is not None:
             await ws.send(json.dumps({"type": "enter", "room": table.code}))
@@ -200,6 +324,8 @@ async def player(
             elif kind == "error" and msg.code not in ("stale_version", "not_your_turn"):
                 stats.errors += 1
         closer.cancel()
+    finally:
+        await ws.close()
 
 
 async def guests(base: str, n: int) -> list[tuple[httpx.AsyncClient, str]]:
