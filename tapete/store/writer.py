@@ -1,9 +1,10 @@
 """Group commit: one writer per database puts every move that arrived meanwhile into one
 transaction.
 
-A room hands its move to :meth:`MoveWriter.append` and waits; the writer takes every move
-queued (up to :data:`MAX_BATCH`) and writes them in one transaction, on a thread of its own
-with a synchronous connection (one hop off the event loop a batch, not one a statement): a
+A room hands its move to :meth:`MoveWriter.append` and waits; the writer's own thread takes
+every move queued (up to :data:`MAX_BATCH`) and writes them in one transaction with a
+synchronous connection, tells the event loop which moves are durable, and goes on to the
+next batch without waiting for the loop: a
 fenced ``UPDATE`` of each game's version (a game not at the version the move expects is not
 touched) and one ``INSERT`` of the moves, each one statement for the whole batch (``WITH v
 AS (VALUES …) UPDATE … FROM v RETURNING``, its SQL made once a size and bound by the driver),
@@ -22,9 +23,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import queue
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -70,11 +72,11 @@ class MoveWriter:
         self.engine = engine
         self.now = now
         self.observe = observe
-        self.queue: list[Pending] = []
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="move-writer")
+        self._inbox: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
+        """Moves handed over by the rooms, in order (None: stop once what came before is
+        written)."""
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
         self._going = (
             update(GameRow)
             .where(GameRow.id == bindparam("gid"), GameRow.version == bindparam("prev"))
@@ -99,63 +101,78 @@ class MoveWriter:
         """Commit move ``n`` of ``game_id`` with the next batch; raises :class:`StaleWrite`
         if the game is not at version ``n - 1`` (nothing of this move is written), or the
         database's error if the batch could not be committed."""
-        loop = asyncio.get_running_loop()
-        self._ensure(loop)
-        assert self._wake is not None
-        future: asyncio.Future[None] = loop.create_future()
-        self.queue.append(Pending(game_id, n, seat, move, outcome, future))
-        self._wake.set()
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._start()
+        self._inbox.put(Pending(game_id, n, seat, move, outcome, future))
         await future
 
-    def _ensure(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._task is not None and self._loop is loop and not self._task.done():
-            return
-        self._loop = loop
-        self._wake = asyncio.Event()
-        self._task = loop.create_task(self._run(), name="move-writer")
+    def _start(self) -> None:
+        if self._thread is None:
+            with self._starting:
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._serve, name="move-writer", daemon=True
+                    )
+                    self._thread.start()
 
     async def close(self) -> None:
         """Finish what is queued, then stop (and let the thread go)."""
-        task, self._task = self._task, None
-        if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
-            while self.queue:
-                await asyncio.sleep(0.001)
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._thread.shutdown(wait=True)
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._inbox.put(None)
+            await asyncio.to_thread(thread.join)
+            await asyncio.sleep(0)  # (the last batch's rooms are told)
         self.engine.dispose()
 
-    async def _run(self) -> None:
-        assert self._wake is not None
-        loop = asyncio.get_running_loop()
+    def _serve(self) -> None:
+        """The writer's thread: take every move waiting (at least one), write them, tell
+        their rooms, and go straight on to the next batch. The loop is only told: it does
+        not hand each batch over (it is busy; a batch would wait for it)."""
+        inbox = self._inbox
         while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self.queue:
-                batch, self.queue = self.queue[:MAX_BATCH], self.queue[MAX_BATCH:]
+            first = inbox.get()
+            if first is None:
+                return
+            batch, stop = [first], False
+            while len(batch) < MAX_BATCH:
                 try:
-                    written = await loop.run_in_executor(self._thread, self._write, batch)
-                except Exception as exc:  # nothing of the batch was committed
-                    for p in batch:
-                        if not p.future.done():
-                            p.future.set_exception(exc)
-                    continue
-                COMMIT_BATCH.observe(len(batch))
-                done_at = time.perf_counter()
-                for p in batch:
-                    WRITER_WAIT_SECONDS.observe(done_at - p.at)
-                if self.observe is not None:
-                    self.observe(len(batch))
-                for i, p in enumerate(batch):
-                    if p.future.done():
-                        continue
-                    if i in written:
-                        p.future.set_result(None)
-                    else:
-                        p.future.set_exception(
-                            StaleWrite(f"game {p.game_id} is not at version {p.n - 1}")
-                        )
+                    more = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            error: Exception | None = None
+            try:
+                written = self._write(batch)
+            except Exception as exc:  # nothing of the batch was committed
+                written, error = set(), exc
+            results = [(p, i in written) for i, p in enumerate(batch)]
+            loop = first.future.get_loop()
+            with contextlib.suppress(RuntimeError):  # (its loop closed meanwhile)
+                loop.call_soon_threadsafe(self._settle, results, error)
+            if stop:
+                return
+
+    def _settle(self, results: list[tuple[Pending, bool]], error: Exception | None) -> None:
+        """On the loop: tell each room of the batch whether its move is durable."""
+        if error is None:
+            COMMIT_BATCH.observe(len(results))
+            done_at = time.perf_counter()
+            for p, _ in results:
+                WRITER_WAIT_SECONDS.observe(done_at - p.at)
+            if self.observe is not None:
+                self.observe(len(results))
+        for p, ok in results:
+            if p.future.done():
+                continue
+            if error is not None:
+                p.future.set_exception(error)
+            elif ok:
+                p.future.set_result(None)
+            else:
+                p.future.set_exception(StaleWrite(f"game {p.game_id} is not at version {p.n - 1}"))
 
     def _sql(self, kind: str, size: int) -> str:
         """The statement ``kind`` ("fence", "insert") for ``size`` rows, made once a size in
