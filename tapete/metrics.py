@@ -111,12 +111,11 @@ def _time_gc(phase: str, info: dict[str, Any]) -> None:
         if seconds >= LONG_GC:
             log.info(
                 "garbage collection of generation %s stopped everything for %.0f ms "
-                "(%s unreachable objects; now %s young, %s frozen; thread %s)",
+                "(%s unreachable objects; now %s young; thread %s)",
                 generation,
                 1000 * seconds,
                 info.get("collected"),
-                gc.get_count(),
-                gc.get_freeze_count(),
+                gc.get_count(),  # (not gc.get_freeze_count(): it walks every frozen object)
                 threading.current_thread().name,
             )
 

@@ -1,5 +1,6 @@
 """The collector policy of ``tapete serve``: what survives a full collection is frozen;
-cycles left among frozen objects are freed by the thorough sweep. (In a process of its own:
+cycles left among frozen objects are freed by the thorough sweep; the collector starts no
+full collection of its own. (In a process of its own:
 freezing is for the whole process.)"""
 
 from __future__ import annotations
@@ -39,7 +40,17 @@ async def main():
     await asyncio.sleep(0.2)
     assert gc.get_freeze_count() >= before + 1000     # ...frozen without a full collection
     assert ticking.freezes >= 1
+    full = []
+    gc.callbacks.append(lambda phase, info: full.append(1) if phase == "stop" and info["generation"] == 2 else None)
+    churn = []
+    for i in range(300_000):                          # many young collections...
+        churn.append([i])
+        if len(churn) > 5000:
+            churn.clear()
+    assert full == []                                 # ...and no full one of its own
+    before = gc.get_threshold()
     await ticking.stop()
+    assert gc.get_threshold()[2] != before[2]         # Python's own rule is back
     print("ok")
 
 asyncio.run(main())
