@@ -1,11 +1,23 @@
-"""The tables: guests, games and their move logs, and a few settings."""
+"""The tables: guests and what they own, games and their move logs, rooms, e-mail codes, and a
+few settings."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, func, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    false,
+    func,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,11 +33,66 @@ class Setting(Base):
 
 
 class Guest(Base):
+    """A player: a guest from the first visit, with an e-mail address if they link one."""
+
     __tablename__ = "guests"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, index=True)
+    avatar: Mapped[str | None] = mapped_column(String(32))
+    lang: Mapped[str | None] = mapped_column(String(8))
+    tz: Mapped[str | None] = mapped_column(String(64))
+    """The player's time zone (IANA name), for the calendar day of the daily coins."""
+    coins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Days in a row the daily coins were claimed, up to the last claim."""
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    equipped: Mapped[dict[str, Any] | None]
+    """Slot ("back", "felt", "tiles", "frame") → the item worn there."""
+
+
+class MailCode(Base):
+    """A six-digit code sent by e-mail: to link an address ("link") or to recover the
+    account that has it ("recover"). Only a keyed digest of the code is kept."""
+
+    __tablename__ = "mail_codes"
+    __table_args__ = (Index("ix_mail_codes_email", "email", "purpose"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    purpose: Mapped[str] = mapped_column(String(8))
+    email: Mapped[str] = mapped_column(String(254))
+    guest: Mapped[str | None] = mapped_column(ForeignKey("guests.id"))
+    digest: Mapped[str] = mapped_column(String(64))
+    tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    used: Mapped[bool] = mapped_column(default=False, server_default=false())
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Owned(Base):
+    """A cosmetic a player bought (one row an item: a second purchase cannot be written)."""
+
+    __tablename__ = "owned"
+
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    item: Mapped[str] = mapped_column(String(32), primary_key=True)
+    price: Mapped[int] = mapped_column(Integer)
+    bought_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class CoinEntry(Base):
+    """Every change of a player's coins, with why and the balance after it."""
+
+    __tablename__ = "coin_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), index=True)
+    delta: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(40))
+    balance: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class GameRow(Base):

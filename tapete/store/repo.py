@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from tapete.store.accounts import Accounts
 from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 from tapete.store.writer import MoveWriter, StaleWrite
 
@@ -189,6 +190,8 @@ class Store:
             event.listen(writing, "connect", _sqlite_writer)
             event.listen(writing, "begin", _begin_immediate)
         self.writer = MoveWriter(writing, utcnow, observe)
+        self.accounts = Accounts(self.sessions)
+        """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
 
     async def close(self) -> None:
         await self.writer.close()

@@ -1,0 +1,230 @@
+"""A player's own place in the store: their profile, e-mail address and codes, coins.
+
+Every change that must not happen twice is one conditional statement in one transaction
+(a claim of the day's coins, a code's try), so two tabs or two processes at once cannot
+both succeed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tapete.accounts import (
+    CODE_SECONDS,
+    CODE_TRIES,
+    MAIL_GAP_SECONDS,
+    MAIL_WINDOW_SECONDS,
+    MAILS_PER_ADDRESS,
+    daily_grant,
+    next_streak,
+    same_digest,
+)
+from tapete.store.models import CoinEntry, Guest, MailCode, Owned
+
+Checked = Literal["ok", "wrong", "expired", "too_many"]
+
+
+@dataclass
+class Account:
+    id: str
+    name: str | None
+    email: str | None
+    avatar: str | None
+    lang: str | None
+    tz: str | None
+    coins: int
+    streak: int
+    claimed_at: datetime | None
+    equipped: dict[str, Any] = field(default_factory=dict)
+    owned: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Claim:
+    granted: int
+    coins: int
+    streak: int
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """SQLite gives times back without their zone: they are UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+class Accounts:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def get(self, guest: str) -> Account | None:
+        async with self.sessions() as s:
+            row = await s.get(Guest, guest)
+            if row is None:
+                return None
+            owned = (await s.scalars(select(Owned.item).where(Owned.guest == guest))).all()
+            return Account(
+                id=row.id,
+                name=row.name,
+                email=row.email,
+                avatar=row.avatar,
+                lang=row.lang,
+                tz=row.tz,
+                coins=row.coins,
+                streak=row.streak,
+                claimed_at=_aware(row.claimed_at),
+                equipped=dict(row.equipped or {}),
+                owned=sorted(owned),
+            )
+
+    async def set_profile(self, guest: str, **fields: Any) -> None:
+        """Change any of name, avatar, lang, tz."""
+        allowed = {"name", "avatar", "lang", "tz"}
+        assert set(fields) <= allowed, set(fields) - allowed
+        if fields:
+            async with self.sessions.begin() as s:
+                await s.execute(update(Guest).where(Guest.id == guest).values(**fields))
+
+    async def by_email(self, email: str) -> str | None:
+        """The account an address is linked to (compared without case)."""
+        async with self.sessions() as s:
+            found = await s.scalar(
+                select(Guest.id).where(func.lower(Guest.email) == email.lower()).limit(1)
+            )
+            return found
+
+    # codes
+
+    async def may_send(self, email: str, purpose: str, now: datetime) -> bool:
+        """Whether another code may go to ``email`` now: a few a quarter of an hour whatever
+        they are for, and not two for the same purpose within half a minute."""
+        since = now - timedelta(seconds=MAIL_WINDOW_SECONDS)
+        async with self.sessions() as s:
+            sent = (
+                await s.execute(
+                    select(MailCode.created_at, MailCode.purpose).where(
+                        func.lower(MailCode.email) == email.lower(), MailCode.created_at >= since
+                    )
+                )
+            ).all()
+        if len(sent) >= MAILS_PER_ADDRESS:
+            return False
+        recent = [_aware(at) for at, kind in sent if kind == purpose]
+        return all(t is None or (now - t).total_seconds() >= MAIL_GAP_SECONDS for t in recent)
+
+    async def add_code(
+        self, purpose: str, email: str, guest: str | None, digest: str, now: datetime
+    ) -> None:
+        """Keep a new code's digest; the earlier codes for the same purpose and address (and
+        account, when linking) stop working."""
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(MailCode)
+                .where(
+                    MailCode.purpose == purpose,
+                    func.lower(MailCode.email) == email.lower(),
+                    MailCode.used.is_(False),
+                )
+                .values(used=True)
+            )
+            s.add(
+                MailCode(
+                    purpose=purpose,
+                    email=email,
+                    guest=guest,
+                    digest=digest,
+                    created_at=now,
+                    expires_at=now + timedelta(seconds=CODE_SECONDS),
+                )
+            )
+
+    async def check_code(
+        self,
+        purpose: str,
+        digest_of: Callable[[str], str],
+        now: datetime,
+        *,
+        guest: str | None = None,
+        email: str | None = None,
+    ) -> tuple[Checked, str | None]:
+        """Try a code against the live one (the newest unused) of ``guest`` (linking) or of
+        ``email`` (recovering); ``digest_of(address)`` is the typed code's digest for the
+        address it was sent to. Returns the verdict and, when right, that address. A wrong
+        try counts, in one statement (two at once count twice); past :data:`CODE_TRIES` the
+        code is dead."""
+        async with self.sessions.begin() as s:
+            query = select(MailCode).where(MailCode.purpose == purpose, MailCode.used.is_(False))
+            if guest is not None:
+                query = query.where(MailCode.guest == guest)
+            if email is not None:
+                query = query.where(func.lower(MailCode.email) == email.lower())
+            row = await s.scalar(query.order_by(MailCode.id.desc()).limit(1))
+            if row is None:
+                return "wrong", None
+            if row.tries >= CODE_TRIES:
+                return "too_many", None
+            expires = _aware(row.expires_at)
+            assert expires is not None
+            if now >= expires:
+                return "expired", None
+            if not same_digest(digest_of(row.email), row.digest):
+                await s.execute(
+                    update(MailCode).where(MailCode.id == row.id).values(tries=MailCode.tries + 1)
+                )
+                return "wrong", None
+            done = await s.execute(
+                update(MailCode)
+                .where(MailCode.id == row.id, MailCode.used.is_(False))
+                .values(used=True)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]  # (right twice at once: once)
+                return "wrong", None
+            return "ok", row.email
+
+    async def link(self, guest: str, email: str) -> bool:
+        """Link ``email`` to ``guest``; False if another account has it."""
+        async with self.sessions.begin() as s:
+            other = await s.scalar(
+                select(Guest.id).where(func.lower(Guest.email) == email.lower(), Guest.id != guest)
+            )
+            if other is not None:
+                return False
+            await s.execute(update(Guest).where(Guest.id == guest).values(email=email))
+            return True
+
+    async def unlink(self, guest: str) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(update(Guest).where(Guest.id == guest).values(email=None))
+
+    # coins
+
+    async def claim_daily(self, guest: str, now: datetime) -> Claim | None:
+        """Today's coins, once: None if this day (the player's) was claimed already. The
+        balance, the streak and the day claimed change in one conditional ``UPDATE``."""
+        async with self.sessions.begin() as s:
+            row = await s.get(Guest, guest)
+            if row is None:
+                return None
+            last = _aware(row.claimed_at)
+            streak = next_streak(row.streak, last, now, row.tz)
+            if streak is None:
+                return None
+            granted = daily_grant(streak)
+            claimed = Guest.claimed_at.is_(None) if last is None else Guest.claimed_at == last
+            done = await s.execute(
+                update(Guest)
+                .where(Guest.id == guest, claimed)
+                .values(coins=Guest.coins + granted, streak=streak, claimed_at=now)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]  # (another tab claimed it)
+                return None
+            coins = await s.scalar(select(Guest.coins).where(Guest.id == guest))
+            assert coins is not None
+            s.add(CoinEntry(guest=guest, delta=granted, reason="daily", balance=coins, at=now))
+            return Claim(granted, coins, streak)
