@@ -27,6 +27,7 @@ def split_list(text: str) -> list[str]:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from tapete.mail import SmtpMailer, mailer
     from tapete.rooms import Settings
     from tapete.server.app import create_app
     from tapete.server.limits import Limits
@@ -50,8 +51,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ),
     ).with_text(" ".join([os.environ.get("TAPETE_LIMITS", ""), *args.limit]))
     redis_url = args.redis or os.environ.get("TAPETE_REDIS_URL") or None
-    app = create_app(database_url(args.db), settings, limits, freeze_gc=True, redis_url=redis_url)
+    try:
+        mail = mailer(os.environ.get("TAPETE_SMTP_URL"), os.environ.get("TAPETE_MAIL_FROM"))
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    app = create_app(
+        database_url(args.db),
+        settings,
+        limits,
+        freeze_gc=True,
+        redis_url=redis_url,
+        mailer=mail,
+    )
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
+    if isinstance(mail, SmtpMailer):
+        print(f"Correo por SMTP: {mail.settings.describe()}", flush=True)
+    else:
+        print("Correo: sin TAPETE_SMTP_URL, los mensajes se escriben en el registro", flush=True)
     uvicorn.run(
         app,
         host=args.host,

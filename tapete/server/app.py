@@ -19,7 +19,9 @@ from starlette.types import Scope
 
 from tapete.cluster import Unreachable
 from tapete.i18n.errors import describe
+from tapete.mail import Mailer
 from tapete.rooms import Settings
+from tapete.server.account import AccountApi
 from tapete.server.api import Api
 from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
@@ -41,10 +43,14 @@ def create_app(
     *,
     freeze_gc: bool = False,
     redis_url: str | None = None,
+    mailer: Mailer | None = None,
 ) -> SocketFront:
-    hall = Hall(database_url, settings or Settings(), limits or Limits(), freeze_gc, redis_url)
+    hall = Hall(
+        database_url, settings or Settings(), limits or Limits(), freeze_gc, redis_url, mailer
+    )
     pages = Pages(hall, Renderer())
     api = Api(hall)
+    account = AccountApi(hall, pages)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
     hall.joined.append(sockets.attach)
@@ -74,6 +80,15 @@ def create_app(
         Route("/sala/{code}/resumen", rooms.summary),
         Route("/sala/{code}/opciones", rooms.set_options, methods=["POST"]),
         Route("/unirse", rooms.by_code),
+        Route("/perfil", account.page),
+        Route("/api/cuenta", account.get),
+        Route("/api/cuenta/perfil", account.set_profile, methods=["POST"]),
+        Route("/api/cuenta/correo", account.link, methods=["POST"]),
+        Route("/api/cuenta/correo", account.unlink, methods=["DELETE"]),
+        Route("/api/cuenta/correo/confirmar", account.confirm_link, methods=["POST"]),
+        Route("/api/cuenta/recuperar", account.recover, methods=["POST"]),
+        Route("/api/cuenta/recuperar/confirmar", account.confirm_recover, methods=["POST"]),
+        Route("/api/monedas/diario", account.daily, methods=["POST"]),
         Route("/salud", ops.health),
         Route("/metrics", ops.metrics),
         WebSocketRoute("/ws", sockets.endpoint),  # (what SocketFront does not take first)
@@ -110,4 +125,5 @@ def create_app(
     app.add_middleware(RequestIds)
     app.state.hall = hall
     app.state.sockets = sockets
+    app.state.account = account
     return SocketFront(app, app.state, sockets, lambda: hall.guests)

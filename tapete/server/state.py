@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket
 
 from tapete.cluster import Node
 from tapete.i18n import text
+from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Rooms, Settings
 from tapete.server.gcpolicy import GcPolicy
@@ -40,8 +41,13 @@ class Hall:
         limits: Limits | None = None,
         freeze_gc: bool = False,
         redis_url: str | None = None,
+        mailer: Mailer | None = None,
     ) -> None:
         self.url = url
+        self.mailer: Mailer = mailer or LogMailer()
+        """Where e-mail goes (``TAPETE_SMTP_URL``; none: the log)."""
+        self.secret: str | None = None
+        """The hall's key (cookies, e-mail codes), once started."""
         self.redis_url = redis_url
         """Several processes as one hall: Redis for who runs which room (None: this
         process runs them all)."""
@@ -71,7 +77,8 @@ class Hall:
     async def start(self) -> None:
         await asyncio.to_thread(migrate, self.url)
         self.store = Store(self.url)
-        self.guests = Guests(await self.store.secret(), self.limits.cookies_issued_after)
+        self.secret = await self.store.secret()
+        self.guests = Guests(self.secret, self.limits.cookies_issued_after)
         if self.redis_url is not None:
             self.node = Node(self.redis_url)
         self._rooms = Rooms(self.store, self.settings, node=self.node)
@@ -126,6 +133,12 @@ class Hall:
     def rooms(self) -> Rooms:
         assert self._rooms is not None, "the hall has not started"
         return self._rooms
+
+    async def store_ensure(self, guest: str) -> None:
+        """The guest has its row (a guest exists from the first visit, its row from the
+        first thing kept of it)."""
+        assert self.store is not None
+        await self.store.ensure_guest(guest)
 
     async def store_name(self, guest: str | None) -> str | None:
         """The display name the guest chose last (remembered), if any."""

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.mailbox import Inbox, mail_server
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARGS = [
     "--headless",
@@ -98,14 +100,23 @@ def _health(url: str) -> dict[str, Any] | None:
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`tapete serve` on a free port with a fresh database; its base URL, no trailing slash."""
+def mail() -> Iterator[Inbox]:
+    """The SMTP server `tapete serve` sends its e-mail to (TAPETE_SMTP_URL): what arrived."""
+    with mail_server() as (url, inbox):
+        inbox.url = url
+        yield inbox
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory, mail: Inbox) -> Iterator[str]:
+    """`tapete serve` on a free port with a fresh database, its e-mail going to ``mail``; its
+    base URL, no trailing slash."""
     work = tmp_path_factory.mktemp("tapete-e2e")
     db = str(work / "tapete.db")
     log_path = work / "server.log"
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAPETE_SMTP_URL": mail.url}
     env.pop("TAPETE_DATABASE_URL", None)
     command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db]
     with open(log_path, "wb") as log:

@@ -41,7 +41,10 @@ async def main():
     assert gc.get_freeze_count() >= before + 1000     # ...frozen without a full collection
     assert ticking.freezes >= 1
     full = []
-    gc.callbacks.append(lambda phase, info: full.append(1) if phase == "stop" and info["generation"] == 2 else None)
+    def counted(phase, info):
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+    gc.callbacks.append(counted)
     churn = []
     for i in range(300_000):                          # many young collections...
         churn.append([i])

@@ -1,0 +1,416 @@
+"""A player's own place over HTTP: the account, an optional e-mail address (linked and
+recovered with a six-digit code sent by e-mail), the daily coins.
+
+The contract (outside checks rely on it; extend, don't rename):
+
+- ``GET /api/cuenta`` → ``{"name", "coins", "email_linked", "equipped", ...}``;
+- ``POST /api/cuenta/correo`` ``{"email"}`` → ``202``, a code is sent;
+  ``POST /api/cuenta/correo/confirmar`` ``{"code"}`` → ``200`` linked, ``400`` wrong,
+  ``410`` expired, ``429`` too many tries (and ``409``: the address is another account's);
+- ``POST /api/cuenta/recuperar`` ``{"email"}`` → ``202``;
+  ``POST /api/cuenta/recuperar/confirmar`` ``{"email", "code"}`` → ``200`` and the cookie of
+  the recovered account;
+- ``POST /api/monedas/diario`` → ``200 {"coins", "granted", "streak"}``; a second claim the
+  same day → ``409`` with the time of the next one (``"next"``).
+
+Errors are ``{"error": code, "message": text in the player's language}``. Asking for a code
+to recover an account answers the same whether the address is known or not: a code is kept
+(and counted against the address's limit) either way, and mailed only if it is known.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tapete.accounts import (
+    CODE_SECONDS,
+    code_digest,
+    local_day,
+    new_code,
+    next_claim,
+    next_streak,
+    normal_email,
+    valid_zone,
+    week_strip,
+)
+from tapete.i18n import N_, SHARED, text
+from tapete.i18n.errors import describe
+from tapete.mail import Mailer
+from tapete.rooms.lobby import clean_name
+from tapete.server.bodies import read_json
+from tapete.server.guests import guest_cookie
+from tapete.server.pages import Pages
+from tapete.server.render import lang_of
+from tapete.server.state import Hall, address_of, guest_of
+from tapete.store.accounts import Account, Accounts
+from tapete.throttle import Throttle
+
+log = logging.getLogger(__name__)
+
+MAILS_PER_CLIENT = 6
+"""Codes one guest or one address may ask for in :data:`CLIENT_WINDOW` seconds."""
+CLIENT_WINDOW = 900.0
+
+MESSAGES = {
+    "bad_email": N_("Esa dirección de correo no parece válida."),
+    "too_many_mails": N_(
+        "Hemos enviado varios códigos seguidos a esa dirección: espera unos minutos antes de "
+        "pedir otro."
+    ),
+    "wrong_code": N_("Ese código no es correcto. Revisa el último correo que te enviamos."),
+    "code_expired": N_("Ese código ha caducado (duran 10 minutos): pide uno nuevo."),
+    "too_many_tries": N_("Demasiados intentos con ese código: pide uno nuevo."),
+    "email_taken": N_(
+        "Esa dirección ya está vinculada a otra cuenta. Para usar aquella cuenta aquí, "
+        "recupérala con «Recuperar mi cuenta»."
+    ),
+    "claimed_today": N_("Ya has recogido las monedas de hoy: vuelve mañana."),
+    "bad_profile": N_("Dato no válido en el perfil: {field}."),
+}
+"""The account's refusals → Spanish message ids (the shared ones come from i18n)."""
+
+STATUS = {"wrong": 400, "expired": 410, "too_many": 429}
+CHECKED = {"wrong": "wrong_code", "expired": "code_expired", "too_many": "too_many_tries"}
+
+SUBJECT = {
+    "link": N_("Tu código de Tapete: {code}"),
+    "recover": N_("Recupera tu cuenta de Tapete: {code}"),
+}
+BODY = {
+    "link": N_(
+        "Tu código para vincular este correo a tu cuenta de Tapete es {code}. Caduca en "
+        "{minutes} minutos."
+    ),
+    "recover": N_(
+        "Tu código para recuperar tu cuenta de Tapete en este navegador es {code}. Caduca en "
+        "{minutes} minutos."
+    ),
+}
+NOT_YOU = {
+    "link": N_(
+        "Si no lo has pedido tú, ignora este correo: sin el código nadie puede vincular tu "
+        "dirección."
+    ),
+    "recover": N_(
+        "Si no lo has pedido tú, ignora este correo: sin el código nadie puede entrar en tu cuenta."
+    ),
+}
+GREETING = N_("Hola:")
+SIGNATURE = N_("— Tapete")
+AVATARS = {
+    "sol": N_("Sol"),
+    "luna": N_("Luna"),
+    "estrella": N_("Estrella"),
+    "trebol": N_("Trébol"),
+    "corazon": N_("Corazón"),
+    "diamante": N_("Diamante"),
+    "pica": N_("Pica"),
+    "corona": N_("Corona"),
+    "ancla": N_("Ancla"),
+    "pez": N_("Pez"),
+    "gato": N_("Gato"),
+    "buho": N_("Búho"),
+}
+"""The avatars a player can pick (drawn in SVG by the page)."""
+
+
+PAGE_STRINGS = {
+    "sent": N_(
+        "Te hemos enviado un código a {email}. Si no llega en un minuto, mira en la carpeta de "
+        "correo no deseado."
+    ),
+    "network": N_("No hemos podido hablar con el servidor: inténtalo de nuevo."),
+}
+"""What the profile page's script may have to say itself (the rest comes from the server)."""
+
+
+def refusal(code: str, lang: str, status: int, **params: Any) -> JSONResponse:
+    words = describe(code, lang, SHARED, MESSAGES, **params)
+    return JSONResponse({"error": code, "message": words}, status_code=status)
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def code_mail(purpose: str, to: str, code: str, lang: str) -> EmailMessage:
+    """The message that carries a code: plain text and HTML, in the player's language."""
+    minutes = CODE_SECONDS // 60
+    say = {
+        k: text(SHARED, lang, v[purpose], code=code, minutes=minutes)
+        for k, v in {
+            "subject": SUBJECT,
+            "body": BODY,
+            "not_you": NOT_YOU,
+        }.items()
+    }
+    greeting, signature = text(SHARED, lang, GREETING), text(SHARED, lang, SIGNATURE)
+    message = EmailMessage()
+    message["To"] = to
+    message["Subject"] = say["subject"]
+    message.set_content(
+        f"{greeting}\n\n{say['body']}\n\n    {code}\n\n{say['not_you']}\n\n{signature}\n"
+    )
+    e = html.escape
+    message.add_alternative(
+        f'<!doctype html><html lang="{e(lang)}"><body style="font-family:sans-serif;'
+        f'color:#1d2b24">'
+        f"<p>{e(greeting)}</p><p>{e(say['body'])}</p>"
+        f'<p style="font-size:32px;letter-spacing:6px;font-weight:bold">{e(code)}</p>'
+        f"<p>{e(say['not_you'])}</p><p>{e(signature)}</p></body></html>",
+        subtype="html",
+    )
+    message["Content-Language"] = lang  # (after the parts: a Content- header would go down to them)
+    return message
+
+
+class AccountApi:
+    def __init__(self, hall: Hall, pages: Pages) -> None:
+        self.hall = hall
+        self.pages = pages
+        self.by_guest = Throttle(MAILS_PER_CLIENT, CLIENT_WINDOW)
+        self.by_address = Throttle(MAILS_PER_CLIENT, CLIENT_WINDOW)
+        self._sending: set[asyncio.Task[None]] = set()
+        self.now = now_utc
+        """The clock (tests move it)."""
+
+    @property
+    def accounts(self) -> Accounts:
+        assert self.hall.store is not None
+        return self.hall.store.accounts
+
+    @property
+    def mailer(self) -> Mailer:
+        return self.hall.mailer
+
+    @property
+    def secret(self) -> str:
+        assert self.hall.secret is not None
+        return self.hall.secret
+
+    async def _body(self, request: Request) -> dict[str, Any] | None:
+        try:
+            body = await read_json(request, self.hall.limits.json_depth)
+        except ValueError:
+            return None
+        return body if isinstance(body, dict) else {}
+
+    async def _account(self, guest: str) -> Account:
+        await self.hall.store_ensure(guest)
+        account = await self.accounts.get(guest)
+        assert account is not None
+        return account
+
+    def summary(self, account: Account) -> dict[str, Any]:
+        """What the account page and ``GET /api/cuenta`` show of it."""
+        now = self.now()
+        upcoming = next_streak(account.streak, account.claimed_at, now, account.tz)
+        claimed = upcoming is None
+        return {
+            "name": account.name,
+            "coins": account.coins,
+            "email_linked": account.email is not None,
+            "email": account.email,
+            "avatar": account.avatar,
+            "lang": account.lang,
+            "tz": account.tz,
+            "equipped": account.equipped,
+            "owned": account.owned,
+            "daily": {
+                "claimed_today": claimed,
+                "streak": account.streak if upcoming is None else upcoming - 1,
+                "next": next_claim(now, account.tz).isoformat() if claimed else None,
+                "today": local_day(now, account.tz).isoformat(),
+                "week": week_strip(account.streak if upcoming is None else upcoming, claimed),
+            },
+        }
+
+    # the account
+
+    async def page(self, request: Request) -> Response:
+        """``/perfil``: the player's own place."""
+        guest, lang = guest_of(request), lang_of(request)
+        assert guest is not None
+        return self.pages.render(
+            request,
+            "profile.html",
+            me=self.summary(await self._account(guest)),
+            avatars=list(AVATARS),
+            avatar_names={k: text(SHARED, lang, v) for k, v in AVATARS.items()},
+            strings={k: text(SHARED, lang, v) for k, v in PAGE_STRINGS.items()},
+        )
+
+    async def get(self, request: Request) -> Response:
+        guest = guest_of(request)
+        assert guest is not None
+        return JSONResponse(self.summary(await self._account(guest)))
+
+    async def set_profile(self, request: Request) -> Response:
+        guest, lang = guest_of(request), lang_of(request)
+        assert guest is not None
+        body = await self._body(request)
+        if body is None:
+            return refusal("bad_json", lang, 400)
+        changes: dict[str, Any] = {}
+        if "name" in body:
+            name = clean_name(body["name"])
+            if name is None:
+                return refusal("bad_profile", lang, 400, field="name")
+            changes["name"] = name
+        if "avatar" in body:
+            if body["avatar"] not in AVATARS:
+                return refusal("bad_profile", lang, 400, field="avatar")
+            changes["avatar"] = body["avatar"]
+        if "lang" in body:
+            if body["lang"] not in ("es", "en"):
+                return refusal("bad_profile", lang, 400, field="lang")
+            changes["lang"] = body["lang"]
+        if "tz" in body:
+            if not valid_zone(body["tz"]):
+                return refusal("bad_profile", lang, 400, field="tz")
+            changes["tz"] = body["tz"]
+        await self.hall.store_ensure(guest)
+        await self.accounts.set_profile(guest, **changes)
+        return JSONResponse(self.summary(await self._account(guest)))
+
+    # e-mail codes
+
+    def _client_blocked(self, request: Request) -> bool:
+        guest, address = guest_of(request) or "?", address_of(request)
+        if self.by_guest.blocked(guest) or self.by_address.blocked(address):
+            return True
+        self.by_guest.hit(guest)
+        self.by_address.hit(address)
+        return False
+
+    async def _issue(
+        self, request: Request, purpose: str, email: str, owner: str | None, send: bool
+    ) -> Response:
+        """Keep a new code for ``email`` and mail it (``send``), or refuse: too many codes
+        for this address or from this client."""
+        lang = lang_of(request)
+        now = self.now()
+        if not await self.accounts.may_send(email, purpose, now) or self._client_blocked(request):
+            return refusal("too_many_mails", lang, 429)
+        code = new_code()
+        digest = code_digest(self.secret, purpose, email, code)
+        await self.accounts.add_code(purpose, email, owner, digest, now)
+        if send:
+            task = asyncio.get_running_loop().create_task(
+                self._mail(code_mail(purpose, email, code, lang))
+            )
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+        return JSONResponse({"sent": True, "email": email}, status_code=202)
+
+    async def _mail(self, message: EmailMessage) -> None:
+        try:
+            await self.mailer.send(message)
+        except Exception:  # the mail server is down or refused it: said in the log
+            log.exception("could not send the code to %s", message["To"])
+
+    async def link(self, request: Request) -> Response:
+        guest, lang = guest_of(request), lang_of(request)
+        assert guest is not None
+        body = await self._body(request)
+        if body is None:
+            return refusal("bad_json", lang, 400)
+        email = normal_email(body.get("email"))
+        if email is None:
+            return refusal("bad_email", lang, 400)
+        await self.hall.store_ensure(guest)
+        return await self._issue(request, "link", email, guest, send=True)
+
+    async def confirm_link(self, request: Request) -> Response:
+        guest, lang = guest_of(request), lang_of(request)
+        assert guest is not None
+        body = await self._body(request)
+        if body is None:
+            return refusal("bad_json", lang, 400)
+        code = body.get("code")
+        if not isinstance(code, str) or not code.strip().isdigit():
+            return refusal("wrong_code", lang, 400)
+        verdict, email = await self.accounts.check_code(
+            "link",
+            lambda to: code_digest(self.secret, "link", to, code),
+            self.now(),
+            guest=guest,
+        )
+        if verdict != "ok" or email is None:
+            return refusal(CHECKED[verdict], lang, STATUS[verdict])
+        if not await self.accounts.link(guest, email):
+            return refusal("email_taken", lang, 409)
+        return JSONResponse(self.summary(await self._account(guest)))
+
+    async def unlink(self, request: Request) -> Response:
+        guest = guest_of(request)
+        assert guest is not None
+        await self.hall.store_ensure(guest)
+        await self.accounts.unlink(guest)
+        return JSONResponse(self.summary(await self._account(guest)))
+
+    async def recover(self, request: Request) -> Response:
+        lang = lang_of(request)
+        body = await self._body(request)
+        if body is None:
+            return refusal("bad_json", lang, 400)
+        email = normal_email(body.get("email"))
+        if email is None:
+            return refusal("bad_email", lang, 400)
+        owner = await self.accounts.by_email(email)
+        return await self._issue(request, "recover", email, owner, send=owner is not None)
+
+    async def confirm_recover(self, request: Request) -> Response:
+        lang = lang_of(request)
+        body = await self._body(request)
+        if body is None:
+            return refusal("bad_json", lang, 400)
+        email, code = normal_email(body.get("email")), body.get("code")
+        if email is None:
+            return refusal("bad_email", lang, 400)
+        if not isinstance(code, str) or not code.strip().isdigit():
+            return refusal("wrong_code", lang, 400)
+        verdict, sent_to = await self.accounts.check_code(
+            "recover",
+            lambda to: code_digest(self.secret, "recover", to, code),
+            self.now(),
+            email=email,
+        )
+        owner = await self.accounts.by_email(sent_to) if sent_to is not None else None
+        if verdict != "ok" or owner is None:
+            verdict = "wrong" if verdict == "ok" else verdict
+            return refusal(CHECKED[verdict], lang, STATUS[verdict])
+        guests = self.hall.guests
+        assert guests is not None
+        response = JSONResponse(self.summary(await self._account(owner)))
+        secure = request.url.scheme == "https"
+        response.headers.append("set-cookie", guest_cookie(guests.sign(owner), secure))
+        return response
+
+    # coins
+
+    async def daily(self, request: Request) -> Response:
+        guest, lang = guest_of(request), lang_of(request)
+        assert guest is not None
+        account = await self._account(guest)
+        claim = await self.accounts.claim_daily(guest, self.now())
+        if claim is None:
+            body: dict[str, Any] = {
+                "error": "claimed_today",
+                "message": describe("claimed_today", lang, SHARED, MESSAGES),
+                "next": next_claim(self.now(), account.tz).isoformat(),
+                "coins": account.coins,
+                "streak": account.streak,
+            }
+            return JSONResponse(body, status_code=409)
+        return JSONResponse(
+            {"coins": claim.coins, "granted": claim.granted, "streak": claim.streak}
+        )

@@ -1,0 +1,103 @@
+// The profile page: each form posts to the account API and shows the server's answer.
+// No rule here: the server says what happened, in the player's language.
+
+const strings = JSON.parse(document.getElementById("profile-strings").textContent);
+const status = document.getElementById("status");
+
+function say(text, bad = false) {
+  status.textContent = text;
+  status.classList.toggle("bad", bad);
+}
+
+async function call(method, url, body) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    say(strings.network, true);
+    return null;
+  }
+  let data = {};
+  try { data = await response.json(); } catch { /* an empty body */ }
+  if (!response.ok) {
+    say(data.message || strings.network, true);
+    return null;
+  }
+  return data;
+}
+
+function on(id, event, handler) {
+  const el = document.getElementById(id);
+  if (el) el.addEventListener(event, handler);
+}
+
+function busy(form, yes) {
+  for (const b of form.querySelectorAll("button")) b.disabled = yes;
+}
+
+// The day of the daily coins is the player's own: tell the server the browser's zone once.
+const page = document.querySelector(".profile");
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const zoneKnown = page.dataset.tzKnown === "yes" || !zone
+  ? Promise.resolve()
+  : call("POST", "/api/cuenta/perfil", { tz: zone });
+
+on("claim", "click", async (ev) => {
+  ev.currentTarget.disabled = true;
+  await zoneKnown;
+  const data = await call("POST", "/api/monedas/diario");
+  if (data) location.reload();
+  else ev.currentTarget.disabled = false;
+});
+
+on("profile-form", "submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  const fields = new FormData(form);
+  const body = { name: fields.get("name"), lang: fields.get("lang") };
+  if (fields.get("avatar")) body.avatar = fields.get("avatar");
+  busy(form, true);
+  const data = await call("POST", "/api/cuenta/perfil", body);
+  busy(form, false);
+  if (data) location.href = `/perfil?lang=${encodeURIComponent(body.lang)}`;
+});
+
+function codeFlow(formId, codeFormId, askUrl, confirmUrl, done) {
+  let email = "";
+  on(formId, "submit", async (ev) => {
+    ev.preventDefault();
+    const form = ev.currentTarget;
+    email = new FormData(form).get("email");
+    busy(form, true);
+    const data = await call("POST", askUrl, { email });
+    busy(form, false);
+    if (!data) return;
+    say(strings.sent.replace("{email}", data.email));
+    const codeForm = document.getElementById(codeFormId);
+    codeForm.hidden = false;
+    codeForm.querySelector("input").focus();
+  });
+  on(codeFormId, "submit", async (ev) => {
+    ev.preventDefault();
+    const form = ev.currentTarget;
+    const code = new FormData(form).get("code").trim();
+    busy(form, true);
+    const data = await call("POST", confirmUrl, { email, code });
+    busy(form, false);
+    if (data) done();
+  });
+}
+
+codeFlow("mail-form", "code-form", "/api/cuenta/correo", "/api/cuenta/correo/confirmar",
+  () => location.reload());
+codeFlow("recover-form", "recover-code-form", "/api/cuenta/recuperar",
+  "/api/cuenta/recuperar/confirmar", () => { location.href = "/perfil"; });
+
+on("unlink", "click", async () => {
+  if (await call("DELETE", "/api/cuenta/correo")) location.reload();
+});
