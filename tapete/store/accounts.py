@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tapete.accounts import (
@@ -28,6 +29,7 @@ from tapete.accounts import (
 from tapete.store.models import CoinEntry, Guest, MailCode, Owned
 
 Checked = Literal["ok", "wrong", "expired", "too_many"]
+Bought = Literal["ok", "owned", "poor"]
 
 
 @dataclass
@@ -228,3 +230,42 @@ class Accounts:
             assert coins is not None
             s.add(CoinEntry(guest=guest, delta=granted, reason="daily", balance=coins, at=now))
             return Claim(granted, coins, streak)
+
+    # cosmetics
+
+    async def buy(self, guest: str, item: str, price: int, now: datetime) -> Bought:
+        """Buy ``item`` for ``price`` coins, in one transaction: the coins come off only if
+        there are enough (one conditional ``UPDATE``), and the item is written once (its
+        row's key is the player and the item): two tabs buying at once pay once."""
+        try:
+            async with self.sessions.begin() as s:
+                paid = await s.execute(
+                    update(Guest)
+                    .where(Guest.id == guest, Guest.coins >= price)
+                    .values(coins=Guest.coins - price)
+                )
+                if paid.rowcount != 1:  # type: ignore[attr-defined]
+                    owned = await s.scalar(
+                        select(Owned.item).where(Owned.guest == guest, Owned.item == item)
+                    )
+                    return "owned" if owned is not None else "poor"
+                s.add(Owned(guest=guest, item=item, price=price, bought_at=now))
+                await s.flush()  # (a second purchase fails here, and nothing is paid)
+                coins = await s.scalar(select(Guest.coins).where(Guest.id == guest))
+                assert coins is not None
+                s.add(
+                    CoinEntry(
+                        guest=guest, delta=-price, reason=f"buy:{item}", balance=coins, at=now
+                    )
+                )
+        except IntegrityError:
+            return "owned"
+        return "ok"
+
+    async def equip(self, guest: str, slot: str, item: str) -> None:
+        """Wear ``item`` in ``slot`` (the caller checked it is owned or free)."""
+        async with self.sessions.begin() as s:
+            row = await s.get(Guest, guest, with_for_update=True)
+            if row is None:
+                return
+            row.equipped = {**(row.equipped or {}), slot: item}

@@ -75,3 +75,30 @@ async def test_an_address_belongs_to_one_account(any_db: str) -> None:
         assert await store.accounts.link("g2", "ana@example.com")
     finally:
         await store.close()
+
+
+async def test_two_tabs_buying_at_once_pay_once(any_db: str) -> None:
+    migrate(any_db)
+    store = Store(any_db)
+    try:
+        await store.ensure_guest("g1")
+        await store.accounts.claim_daily("g1", NOW)  # DAILY[0] coins
+        price = DAILY[0] // 2
+        same = await asyncio.gather(
+            *(store.accounts.buy("g1", "azulejo", price, NOW) for _ in range(3))
+        )
+        assert sorted(same) == ["ok", "owned", "owned"]
+        account = await store.accounts.get("g1")
+        assert account is not None and account.coins == DAILY[0] - price
+        assert account.owned == ["azulejo"]
+        # two things, coins for one of them
+        both = await asyncio.gather(
+            store.accounts.buy("g1", "rayas", DAILY[0] - price, NOW),
+            store.accounts.buy("g1", "dorado", DAILY[0] - price, NOW),
+        )
+        assert sorted(both) == ["ok", "poor"]
+        account = await store.accounts.get("g1")
+        assert account is not None and account.coins == 0 and len(account.owned) == 2
+        assert await store.accounts.buy("g1", "oro", 1, NOW) == "poor"
+    finally:
+        await store.close()
