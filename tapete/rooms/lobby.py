@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from tapete.cosmetics import worn
 from tapete.games.names import clean_text
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
@@ -448,7 +449,16 @@ class Lobby:
         self.rematch.clear()
         self.record.status = "playing"
         self.record.games += 1
-        self.record.game_id = await self._open_game(self.record, seats)
+        dressed = [await self._dressed(s) for s in seats]
+        self.record.game_id = await self._open_game(self.record, dressed)
+
+    async def _dressed(self, seat: dict[str, Any]) -> dict[str, Any]:
+        """A human's seat in a game with what they wear (the shop's card back, frame…) as
+        the game starts: what the others see of them at the table."""
+        if seat.get("kind") != "human" or not isinstance(seat.get("guest"), str):
+            return seat
+        account = await self.store.accounts.get(seat["guest"])
+        return {**seat, "worn": worn(account.equipped if account is not None else None)}
 
     def _seat_arg(self, a: dict[str, Any]) -> int:
         seat = a.get("seat")

@@ -447,7 +447,7 @@ class Rooms:
             {
                 k: v
                 for k, v in s.items()
-                if v is not None and k in ("kind", "guest", "name", "level", "n")
+                if v is not None and k in ("kind", "guest", "name", "level", "n", "worn")
             }
             for s in seats
         ]

@@ -201,7 +201,10 @@ class Room:
                 name = text(self.spec.key, lang, name, n=s.get("n", i))
             elif not name:
                 name = text(SHARED, lang, N_("Tú") if i == viewer else N_("Jugador {n}"), n=i + 1)
-            out.append({"seat": i, "name": name, "kind": s["kind"], "you": i == viewer})
+            seat: Message = {"seat": i, "name": name, "kind": s["kind"], "you": i == viewer}
+            if isinstance(s.get("worn"), dict):  # (a friend's card back, frame: public)
+                seat["worn"] = s["worn"]
+            out.append(seat)
         return out
 
     def error(self, code: str, lang: str, **params: Any) -> Message:

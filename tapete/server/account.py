@@ -41,6 +41,7 @@ from tapete.accounts import (
     valid_zone,
     week_strip,
 )
+from tapete.cosmetics import worn
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.mail import Mailer
@@ -196,14 +197,14 @@ class AccountApi:
         assert self.hall.secret is not None
         return self.hall.secret
 
-    async def _body(self, request: Request) -> dict[str, Any] | None:
+    async def read_body(self, request: Request) -> dict[str, Any] | None:
         try:
             body = await read_json(request, self.hall.limits.json_depth)
         except ValueError:
             return None
         return body if isinstance(body, dict) else {}
 
-    async def _account(self, guest: str) -> Account:
+    async def account_of(self, guest: str) -> Account:
         await self.hall.store_ensure(guest)
         account = await self.accounts.get(guest)
         assert account is not None
@@ -222,7 +223,7 @@ class AccountApi:
             "avatar": account.avatar,
             "lang": account.lang,
             "tz": account.tz,
-            "equipped": account.equipped,
+            "equipped": worn(account.equipped),
             "owned": account.owned,
             "daily": {
                 "claimed_today": claimed,
@@ -242,7 +243,7 @@ class AccountApi:
         return self.pages.render(
             request,
             "profile.html",
-            me=self.summary(await self._account(guest)),
+            me=self.summary(await self.account_of(guest)),
             avatars=list(AVATARS),
             avatar_names={k: text(SHARED, lang, v) for k, v in AVATARS.items()},
             strings={k: text(SHARED, lang, v) for k, v in PAGE_STRINGS.items()},
@@ -251,12 +252,12 @@ class AccountApi:
     async def get(self, request: Request) -> Response:
         guest = guest_of(request)
         assert guest is not None
-        return JSONResponse(self.summary(await self._account(guest)))
+        return JSONResponse(self.summary(await self.account_of(guest)))
 
     async def set_profile(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
-        body = await self._body(request)
+        body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
         changes: dict[str, Any] = {}
@@ -279,7 +280,7 @@ class AccountApi:
             changes["tz"] = body["tz"]
         await self.hall.store_ensure(guest)
         await self.accounts.set_profile(guest, **changes)
-        return JSONResponse(self.summary(await self._account(guest)))
+        return JSONResponse(self.summary(await self.account_of(guest)))
 
     # e-mail codes
 
@@ -320,7 +321,7 @@ class AccountApi:
     async def link(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
-        body = await self._body(request)
+        body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
         email = normal_email(body.get("email"))
@@ -332,7 +333,7 @@ class AccountApi:
     async def confirm_link(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
-        body = await self._body(request)
+        body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
         code = body.get("code")
@@ -348,18 +349,18 @@ class AccountApi:
             return refusal(CHECKED[verdict], lang, STATUS[verdict])
         if not await self.accounts.link(guest, email):
             return refusal("email_taken", lang, 409)
-        return JSONResponse(self.summary(await self._account(guest)))
+        return JSONResponse(self.summary(await self.account_of(guest)))
 
     async def unlink(self, request: Request) -> Response:
         guest = guest_of(request)
         assert guest is not None
         await self.hall.store_ensure(guest)
         await self.accounts.unlink(guest)
-        return JSONResponse(self.summary(await self._account(guest)))
+        return JSONResponse(self.summary(await self.account_of(guest)))
 
     async def recover(self, request: Request) -> Response:
         lang = lang_of(request)
-        body = await self._body(request)
+        body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
         email = normal_email(body.get("email"))
@@ -370,7 +371,7 @@ class AccountApi:
 
     async def confirm_recover(self, request: Request) -> Response:
         lang = lang_of(request)
-        body = await self._body(request)
+        body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
         email, code = normal_email(body.get("email")), body.get("code")
@@ -390,7 +391,7 @@ class AccountApi:
             return refusal(CHECKED[verdict], lang, STATUS[verdict])
         guests = self.hall.guests
         assert guests is not None
-        response = JSONResponse(self.summary(await self._account(owner)))
+        response = JSONResponse(self.summary(await self.account_of(owner)))
         secure = request.url.scheme == "https"
         response.headers.append("set-cookie", guest_cookie(guests.sign(owner), secure))
         return response
@@ -400,7 +401,7 @@ class AccountApi:
     async def daily(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
-        account = await self._account(guest)
+        account = await self.account_of(guest)
         claim = await self.accounts.claim_daily(guest, self.now())
         if claim is None:
             body: dict[str, Any] = {

@@ -32,6 +32,7 @@ from tapete.server.origin import EdgeMiddleware
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer, lang_of
 from tapete.server.rooms import RoomPages
+from tapete.server.shop import Shop
 from tapete.server.socket import SocketFront, Sockets
 from tapete.server.state import Hall
 
@@ -51,6 +52,7 @@ def create_app(
     pages = Pages(hall, Renderer())
     api = Api(hall)
     account = AccountApi(hall, pages)
+    shop = Shop(account)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
     hall.joined.append(sockets.attach)
@@ -89,6 +91,10 @@ def create_app(
         Route("/api/cuenta/recuperar", account.recover, methods=["POST"]),
         Route("/api/cuenta/recuperar/confirmar", account.confirm_recover, methods=["POST"]),
         Route("/api/monedas/diario", account.daily, methods=["POST"]),
+        Route("/tienda", shop.page),
+        Route("/api/tienda", shop.get),
+        Route("/api/tienda/comprar", shop.buy, methods=["POST"]),
+        Route("/api/tienda/equipar", shop.equip, methods=["POST"]),
         Route("/salud", ops.health),
         Route("/metrics", ops.metrics),
         WebSocketRoute("/ws", sockets.endpoint),  # (what SocketFront does not take first)

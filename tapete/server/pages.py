@@ -7,6 +7,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from tapete.cosmetics import worn
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import SHARED, js_strings, text
 from tapete.i18n.errors import describe
@@ -149,12 +150,19 @@ class Pages:
         lang = lang_of(request)
         if room is None or room.seat_of(guest) is None:
             return self.not_found(request, describe("not_your_game", lang))
-        return self.table_page(request, room)
+        return await self.table_page(request, room)
 
-    def table_page(self, request: Request, room: Room, lobby: Lobby | None = None) -> Response:
-        """A game's table; in a private room (``lobby``) for players and spectators alike."""
+    async def table_page(
+        self, request: Request, room: Room, lobby: Lobby | None = None
+    ) -> Response:
+        """A game's table; in a private room (``lobby``) for players and spectators alike. The
+        felt is the viewer's own (the shop's)."""
         found = room.entry
         lang = lang_of(request)
+        guest = guest_of(request)
+        account = None
+        if guest is not None and self.hall.store is not None:
+            account = await self.hall.store.accounts.get(guest)
         return self.render(
             request,
             f"{found.key}_table.html",
@@ -169,6 +177,7 @@ class Pages:
             strings=js_strings(lang, found.key),
             lobby=lobby.state(guest_of(request)) if lobby is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
+            felt=worn(account.equipped if account is not None else None)["felt"],
         )
 
     def setup_error(

@@ -155,7 +155,7 @@ class RoomPages:
         if lobby.record.status == "playing" and game_id is not None:
             room = await self.hall.rooms.get(game_id)
             if room is not None:
-                return self.pages.table_page(request, room, lobby=lobby)
+                return await self.pages.table_page(request, room, lobby=lobby)
         name = await self.hall.store_name(guest) if guest else None
         return self.pages.render(
             request,

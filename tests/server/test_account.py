@@ -79,7 +79,13 @@ def link(client: TestClient, inbox: Inbox, email: str) -> None:
 
 def test_a_new_guest_has_an_account_with_nothing_required(client: TestClient) -> None:
     me = account(client)
-    assert me["coins"] == 0 and me["email_linked"] is False and me["equipped"] == {}
+    assert me["coins"] == 0 and me["email_linked"] is False
+    assert me["equipped"] == {
+        "back": "clasico",
+        "felt": "verde",
+        "tiles": "marfil",
+        "frame": "sin-marco",
+    }
     assert set(me) >= {"name", "coins", "email_linked", "equipped"}
 
 

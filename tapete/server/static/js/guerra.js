@@ -94,7 +94,7 @@ function seatRow(seat, steps, values, duelKey, winner, animate) {
   const pile = document.createElement("div");
   pile.className = `pile${count === 0 ? " empty" : ""}`;
   const depth = Math.min(4, Math.ceil(count / 8));
-  for (let i = 0; i < depth; i++) pile.appendChild(backEl("stack", ""));
+  for (let i = 0; i < depth; i++) pile.appendChild(backEl(`stack ${table.backOf(seat)}`, ""));
   pile.setAttribute("aria-hidden", "true");
   const countEl = document.createElement("span");
   countEl.className = "count";
@@ -119,7 +119,7 @@ function seatRow(seat, steps, values, duelKey, winner, animate) {
     group.className = `step${step.war ? " war" : ""}`;
     for (let d = 0; d < p.down; d++) {
       const k = `${duelKey}:${i}:${seat}:down${d}`;
-      group.appendChild(backEl(`down${fresh(k, animate) ? " deal" : ""}`));
+      group.appendChild(backEl(`down ${table.backOf(seat)}${fresh(k, animate) ? " deal" : ""}`));
     }
     p.up.forEach((code, j) => {
       const k = `${duelKey}:${i}:${seat}:${code}`;

@@ -80,7 +80,7 @@ function renderOpponents() {
     const fan = document.createElement("div");
     fan.className = "fan";
     fan.setAttribute("aria-hidden", "true");
-    for (let i = 0; i < Math.min(count, 8); i++) fan.appendChild(backEl("mini", ""));
+    for (let i = 0; i < Math.min(count, 8); i++) fan.appendChild(backEl(`mini ${table.backOf(seat)}`, ""));
     const who = document.createElement("div");
     who.className = "opp-who";
     const strong = document.createElement("strong");

@@ -54,6 +54,12 @@ export class Table {
     return s.you ? _("Tú") : s.name;
   }
 
+  /** The class of a seat's card back as its player chose it in the shop ("": the default). */
+  backOf(seat) {
+    const back = this.seats[seat]?.worn?.back;
+    return back ? `cos-${back}` : "";
+  }
+
   /** Send a move; false if it cannot go now (offline, or one already on its way). */
   move(move) {
     if (this.waiting || !this.sock.move(move)) return false;

@@ -1,0 +1,66 @@
+"""The shop in a real browser: a guest claims the day's coins, buys a card back and wears it;
+a friend on a phone plays One Card with them in a private room and sees that back on the
+host's cards; buying twice or without the coins says so and takes nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot
+from playwright.sync_api import Page, expect
+
+
+@pytest.fixture
+def desktop(browser: Any) -> Iterator[Page]:
+    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def test_a_card_back_bought_is_what_a_friend_sees(
+    desktop: Page, phone: Page, server_url: str, screenshots: Path
+) -> None:
+    host = desktop
+    host.goto(server_url + "/perfil")
+    host.get_by_role("button", name="Recoger las monedas de hoy").click()
+    expect(host.locator("#coins")).to_have_text("20")
+    host.get_by_role("navigation").get_by_role("link", name="Tienda").click()
+    expect(host).to_have_url(f"{server_url}/tienda")
+    # too dear: a clear refusal, nothing taken
+    host.get_by_role("button", name="Comprar Dorado por 200 monedas").click()
+    expect(host.locator("#status")).to_contain_text("Te faltan 180 monedas para «Dorado»")
+    expect(host.locator("#coins")).to_have_text("20")
+    host.get_by_role("button", name="Comprar Azulejo por 20 monedas").click()
+    expect(host.locator('.item[data-item="azulejo"]')).to_have_class(re.compile("equipped"))
+    expect(host.locator("#coins")).to_have_text("0")
+    shot(host, screenshots / "desktop-shop.png", full=True)
+    # a second purchase (another tab, an old page) is refused and costs nothing
+    again = host.request.post(f"{server_url}/api/tienda/comprar", data={"item": "azulejo"})
+    assert again.status == 409 and again.json()["error"] == "owned_already"
+
+    # a private room of One Card with a friend on a phone
+    host.goto(f"{server_url}/onecard")
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    code = host.url.rsplit("/", 1)[1]
+    phone.goto(f"{server_url}/sala/{code}")
+    phone.get_by_label("Tu nombre").fill("Marta")
+    phone.get_by_role("button", name="Sentarme").click()
+    expect(host.locator("#start")).to_be_enabled()
+    host.locator("#start").click()
+    expect(phone.locator(".hand .card")).to_have_count(7)
+    # the host's cards, face down on the friend's table, wear the host's back
+    backs = phone.locator(".opp .card.back")
+    expect(backs.first).to_be_visible()
+    assert all("cos-azulejo" in c for c in backs.evaluate_all("e => e.map(x => x.className)"))
+    image = backs.first.evaluate("e => getComputedStyle(e).backgroundImage")
+    assert "radial-gradient" in image, image
+    no_horizontal_scroll(phone, PHONE["width"])
+    shot(phone, screenshots / "phone-room-friends-back.png")
