@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import secrets
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from typing import Any
@@ -75,6 +76,7 @@ MESSAGES = {
     ),
     "claimed_today": N_("Ya has recogido las monedas de hoy: vuelve mañana."),
     "bad_profile": N_("Dato no válido en el perfil: {field}."),
+    "confirm_erase": N_("Para borrar la cuenta hay que confirmarlo."),
 }
 """The account's refusals → Spanish message ids (the shared ones come from i18n)."""
 
@@ -394,6 +396,40 @@ class AccountApi:
         response = JSONResponse(self.summary(await self.account_of(owner)))
         secure = request.url.scheme == "https"
         response.headers.append("set-cookie", guest_cookie(guests.sign(owner), secure))
+        return response
+
+    # the player's data
+
+    async def export(self, request: Request) -> Response:
+        """Everything kept of the player, as a JSON file to download."""
+        guest = guest_of(request)
+        assert guest is not None
+        await self.hall.store_ensure(guest)
+        data = await self.accounts.export(guest)
+        return JSONResponse(
+            data,
+            headers={"content-disposition": 'attachment; filename="tapete-mis-datos.json"'},
+        )
+
+    async def erase(self, request: Request) -> Response:
+        """Delete the account and its data (``{"confirm": true}``); this browser becomes a
+        new guest."""
+        guest, lang = guest_of(request), lang_of(request)
+        assert guest is not None
+        body = await self.read_body(request)
+        if body is None:
+            return refusal("bad_json", lang, 400)
+        if body.get("confirm") is not True:
+            return refusal("confirm_erase", lang, 400)
+        await self.hall.store_ensure(guest)
+        await self.accounts.erase(guest)
+        guests = self.hall.guests
+        assert guests is not None
+        fresh = secrets.token_hex(12)
+        response = JSONResponse({"erased": True})
+        secure = request.url.scheme == "https"
+        response.headers.append("set-cookie", guest_cookie(guests.sign(fresh), secure))
+        log.info("account erased at its player's request")
         return response
 
     # coins

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -26,7 +26,7 @@ from tapete.accounts import (
     next_streak,
     same_digest,
 )
-from tapete.store.models import CoinEntry, Guest, MailCode, Owned
+from tapete.store.models import CoinEntry, GameRow, Guest, MailCode, Owned, RoomSeatRow
 
 Checked = Literal["ok", "wrong", "expired", "too_many"]
 Bought = Literal["ok", "owned", "poor"]
@@ -269,3 +269,108 @@ class Accounts:
             if row is None:
                 return
             row.equipped = {**(row.equipped or {}), slot: item}
+
+    # the player's data
+
+    async def games(self, guest: str, limit: int = 500) -> list[GameRow]:
+        """The games the player sat at, newest first: those they started and those of the
+        private rooms they sat in (one query, no search inside the seats' JSON)."""
+        async with self.sessions() as s:
+            rooms = select(RoomSeatRow.room_id).where(RoomSeatRow.guest == guest)
+            query = (
+                select(GameRow)
+                .where(or_(GameRow.owner == guest, GameRow.room_id.in_(rooms)))
+                .order_by(GameRow.created_at.desc(), GameRow.id)
+                .limit(limit)
+            )
+            rows = list(await s.scalars(query))
+        return [r for r in rows if any(seat.get("guest") == guest for seat in r.seats)]
+
+    async def export(self, guest: str) -> dict[str, Any]:
+        """Everything kept of the player, for them to download."""
+        account = await self.get(guest)
+        if account is None:
+            return {}
+        async with self.sessions() as s:
+            entries = (
+                await s.scalars(
+                    select(CoinEntry).where(CoinEntry.guest == guest).order_by(CoinEntry.id)
+                )
+            ).all()
+            bought = (await s.scalars(select(Owned).where(Owned.guest == guest))).all()
+        games = await self.games(guest, limit=100_000)
+        return {
+            "account": {
+                "id": account.id,
+                "name": account.name,
+                "email": account.email,
+                "avatar": account.avatar,
+                "lang": account.lang,
+                "time_zone": account.tz,
+                "coins": account.coins,
+                "streak": account.streak,
+                "claimed_at": account.claimed_at.isoformat() if account.claimed_at else None,
+                "equipped": account.equipped,
+            },
+            "owned": [
+                {"item": o.item, "price": o.price, "bought_at": _iso(o.bought_at)} for o in bought
+            ],
+            "coins": [
+                {"delta": e.delta, "reason": e.reason, "balance": e.balance, "at": _iso(e.at)}
+                for e in entries
+            ],
+            "games": [
+                {
+                    "id": g.id,
+                    "game": g.kind,
+                    "options": g.config,
+                    "started": _iso(g.created_at),
+                    "status": g.status,
+                    "seat": next(i for i, seat in enumerate(g.seats) if seat.get("guest") == guest),
+                    "result": g.outcome,
+                    "room": g.room_id,
+                }
+                for g in games
+            ],
+        }
+
+    async def erase(self, guest: str) -> None:
+        """Forget the player: their address, name, coins, what they own, their codes; in
+        the games and rooms they sat in (which stay, for the others) their seat keeps no
+        name of theirs. What remains of them is a random id with nothing in it (no browser
+        holds it once the server gave this one a new cookie), so the games that point at it
+        stay whole."""
+        games = await self.games(guest, limit=100_000)
+        async with self.sessions.begin() as s:
+            await s.execute(delete(MailCode).where(MailCode.guest == guest))
+            await s.execute(delete(Owned).where(Owned.guest == guest))
+            await s.execute(delete(CoinEntry).where(CoinEntry.guest == guest))
+            await s.execute(update(RoomSeatRow).where(RoomSeatRow.guest == guest).values(name=None))
+            for g in games:
+                seats = [
+                    {k: v for k, v in seat.items() if k not in ("name", "worn")}
+                    if seat.get("guest") == guest
+                    else seat
+                    for seat in g.seats
+                ]
+                await s.execute(update(GameRow).where(GameRow.id == g.id).values(seats=seats))
+            await s.execute(
+                update(Guest)
+                .where(Guest.id == guest)
+                .values(
+                    name=None,
+                    email=None,
+                    avatar=None,
+                    lang=None,
+                    tz=None,
+                    coins=0,
+                    streak=0,
+                    claimed_at=None,
+                    equipped=None,
+                )
+            )
+
+
+def _iso(value: datetime | None) -> str | None:
+    stamp = _aware(value)
+    return stamp.isoformat() if stamp is not None else None

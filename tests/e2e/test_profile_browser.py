@@ -90,3 +90,17 @@ def test_link_an_address_then_recover_the_account_on_a_phone(
     # the first browser keeps working, as the same account
     page.reload()
     expect(page.get_by_role("heading", level=1)).to_have_text("Ana")
+
+    # the data, downloaded; then the account deleted from the phone
+    data = phone.request.get(f"{server_url}/api/cuenta/datos").json()
+    assert data["account"]["email"] == address and data["account"]["coins"] == 20
+    phone.goto(server_url + "/perfil")
+    phone.get_by_role("button", name="Borrar mi cuenta").click()  # (not confirmed: nothing)
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Ana")
+    phone.get_by_label("Entiendo que se borran para siempre").check()
+    phone.get_by_role("button", name="Borrar mi cuenta").click()
+    expect(phone).to_have_url(f"{server_url}/")
+    phone.goto(server_url + "/perfil")
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Invitado")
+    expect(phone.locator("#coins")).to_have_text("0")
+    expect(phone.locator(".warn")).to_be_visible()

@@ -325,3 +325,58 @@ def test_the_profile_refuses_what_it_does_not_know(client: TestClient) -> None:
     assert (me["avatar"], me["tz"], me["lang"]) == (None, None, None)
     r = client.post("/api/cuenta/perfil", json={"name": "Bea", "avatar": "gato", "lang": "en"})
     assert r.status_code == 200 and (r.json()["name"], r.json()["avatar"]) == ("Bea", "gato")
+
+
+def test_export_holds_what_is_kept_of_the_player(client: TestClient, inbox: Inbox) -> None:
+    client.post("/api/cuenta/perfil", json={"name": "Ana"})
+    client.post("/api/monedas/diario")
+    link(client, inbox, "ana@example.com")
+    game = client.post("/api/guerra/nueva", json={"config": {}}).json()["id"]
+    r = client.get("/api/cuenta/datos")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    data = r.json()
+    assert data["account"]["name"] == "Ana" and data["account"]["email"] == "ana@example.com"
+    assert [e["reason"] for e in data["coins"]] == ["daily"]  # (no game ever paid or cost)
+    assert [g["id"] for g in data["games"]] == [game] and data["games"][0]["seat"] == 0
+
+
+def test_erasing_forgets_the_player_and_leaves_the_games_to_the_others(
+    client: TestClient, inbox: Inbox
+) -> None:
+    from tests.server.test_rooms_api import make_room
+
+    client.post("/api/cuenta/perfil", json={"name": "Ana"})
+    client.post("/api/monedas/diario")
+    link(client, inbox, "ana@example.com")
+    code = make_room(client, "guerra", name="Ana")["code"]
+    friend = browser(client)
+    friend.post(f"/api/salas/{code}/unirse", json={"name": "Luis"})
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "enter", "room": code})
+        state = ws.receive_json()
+        ws.send_json({"type": "lobby", "action": "start", "version": state["version"]})
+        for _ in range(10):
+            msg = ws.receive_json()
+            if msg.get("type") == "lobby" and msg.get("game_id"):
+                game_id = msg["game_id"]
+                break
+    old = client.cookies.get("tapete_guest")
+    refused = client.request("DELETE", "/api/cuenta", json={})
+    assert refused.status_code == 400 and refused.json()["error"] == "confirm_erase"
+    assert account(client)["name"] == "Ana"
+    r = client.request("DELETE", "/api/cuenta", json={"confirm": True})
+    assert r.status_code == 200 and "tapete_guest=" in r.headers["set-cookie"]
+    assert client.cookies.get("tapete_guest") != old
+    me = account(client)  # a new guest here
+    assert (me["name"], me["coins"], me["email_linked"]) == (None, 0, False)
+    # the address is free again, and recovering by it finds nobody
+    other = browser(client)
+    assert other.post("/api/cuenta/recuperar", json={"email": "ana@example.com"}).status_code == 202
+    time.sleep(0.3)
+    assert len(inbox.messages) == 1  # (only the link's code ever went out)
+    # the friend's game is still there, the host's seat without a name
+    hall = client.app.state.hall  # type: ignore[attr-defined]
+    assert client.portal is not None
+    record = client.portal.call(hall.store.game, game_id)
+    assert record is not None and "name" not in record.seats[0]
+    assert record.seats[1]["name"] == "Luis"

@@ -101,3 +101,12 @@ codeFlow("recover-form", "recover-code-form", "/api/cuenta/recuperar",
 on("unlink", "click", async () => {
   if (await call("DELETE", "/api/cuenta/correo")) location.reload();
 });
+
+on("erase-form", "submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  busy(form, true);
+  const data = await call("DELETE", "/api/cuenta", { confirm: form.elements.confirm.checked });
+  busy(form, false);
+  if (data) location.href = "/";
+});
