@@ -349,6 +349,12 @@ def players_field(config: Any, n: int) -> Any:
     return msgspec.structs.replace(config, players=n)
 
 
+def one_winner(outcome: JSON) -> list[int]:
+    """``{"winner": seat}`` → ``[seat]``; no winner (a draw, nobody) → ``[]``."""
+    winner = outcome.get("winner") if isinstance(outcome, dict) else None
+    return [winner] if type(winner) is int else []
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[C, S, M]):
     """Everything the generic layers know about a game, declared once, with the game."""
@@ -388,6 +394,9 @@ class GameSpec(Generic[C, S, M]):
     rematch: Callable[[C], C] | None = None
     """The options of the next game with the same players («Nueva partida»), where they
     change (El Peaje's two players swap roles); None: the same options."""
+    winners: Callable[[JSON], list[int]] = field(default=lambda outcome: one_winner(outcome))
+    """The seats that won a finished game, from its outcome (history and statistics); the
+    default reads ``{"winner": seat or None}``."""
 
     def parse_move(self, data: Any) -> M:
         return self.moves.decode(data)

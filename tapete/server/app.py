@@ -25,6 +25,7 @@ from tapete.server.account import AccountApi
 from tapete.server.api import Api
 from tapete.server.assets import Static
 from tapete.server.guests import GuestMiddleware
+from tapete.server.history import History
 from tapete.server.limits import Limits
 from tapete.server.logs import RequestIds
 from tapete.server.ops import Ops
@@ -53,6 +54,7 @@ def create_app(
     api = Api(hall)
     account = AccountApi(hall, pages)
     shop = Shop(account)
+    history = History(account)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
     hall.joined.append(sockets.attach)
@@ -84,6 +86,8 @@ def create_app(
         Route("/unirse", rooms.by_code),
         Route("/perfil", account.page),
         Route("/api/cuenta", account.get),
+        Route("/api/cuenta", account.erase, methods=["DELETE"]),
+        Route("/api/cuenta/datos", account.export),
         Route("/api/cuenta/perfil", account.set_profile, methods=["POST"]),
         Route("/api/cuenta/correo", account.link, methods=["POST"]),
         Route("/api/cuenta/correo", account.unlink, methods=["DELETE"]),
@@ -91,6 +95,8 @@ def create_app(
         Route("/api/cuenta/recuperar", account.recover, methods=["POST"]),
         Route("/api/cuenta/recuperar/confirmar", account.confirm_recover, methods=["POST"]),
         Route("/api/monedas/diario", account.daily, methods=["POST"]),
+        Route("/historial", history.page),
+        Route("/api/historial", history.get),
         Route("/tienda", shop.page),
         Route("/api/tienda", shop.get),
         Route("/api/tienda/comprar", shop.buy, methods=["POST"]),

@@ -64,3 +64,14 @@ def test_a_card_back_bought_is_what_a_friend_sees(
     assert "radial-gradient" in image, image
     no_horizontal_scroll(phone, PHONE["width"])
     shot(phone, screenshots / "phone-room-friends-back.png")
+
+    # the game is in the host's history, in play; the friend's too
+    host.goto(server_url + "/historial")
+    row = host.locator(".game-row").first
+    expect(row).to_contain_text("One Card")
+    expect(row).to_contain_text("En juego")
+    expect(row).to_contain_text("Marta")
+    phone.goto(server_url + "/historial")
+    expect(phone.locator(".game-row").first).to_contain_text("con amigos")
+    no_horizontal_scroll(phone, PHONE["width"])
+    shot(phone, screenshots / "phone-history.png", full=True)

@@ -69,8 +69,15 @@ def name_param(key: str, value: Any, gettext: names.Gettext) -> str:
 
 from tapete.games import rummy as _rules  # noqa: E402
 
+
+def _winners(outcome: dict[str, Any]) -> list[int]:
+    """Rummy's outcome names every seat with the best score (``winners``)."""
+    return [s for s in outcome.get("winners", []) if type(s) is int]
+
+
 SPEC: Final = GameSpec[Config, State, Moves](
     key="rummy",
+    winners=_winners,
     rules=_rules,
     config=CONFIG,
     moves=MOVES,

@@ -1,0 +1,89 @@
+"""A player's history: every game they sat at, newest first, and their figures by game.
+
+- ``GET /historial`` → the page; ``GET /api/historial`` → ``{"games": [...], "stats": {...}}``:
+  each game's id, kind and title, when it started, whether it is over, the seats' names,
+  the player's seat and result (``won``, ``lost``, ``none``: nobody won, ``playing``); by
+  game, how many were played to the end and won.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tapete.i18n import N_, SHARED, text
+from tapete.registry import REGISTRY
+from tapete.server.account import AccountApi
+from tapete.server.render import lang_of
+from tapete.server.state import guest_of
+from tapete.store.models import GameRow
+
+RESULTS = {
+    "won": N_("Ganada"),
+    "lost": N_("Perdida"),
+    "none": N_("Sin ganador"),
+    "playing": N_("En juego"),
+}
+BOT = N_("Bot")
+
+
+class History:
+    def __init__(self, accounts: AccountApi) -> None:
+        self.api = accounts
+        self.pages = accounts.pages
+
+    def _game(self, row: GameRow, guest: str, lang: str) -> dict[str, Any] | None:
+        entry = REGISTRY.get(row.kind)
+        if entry is None:
+            return None
+        seat = next(i for i, s in enumerate(row.seats) if s.get("guest") == guest)
+        if row.status != "finished" or row.outcome is None:
+            result = "playing"
+        else:
+            winners = entry.game.winners(row.outcome)
+            result = "won" if seat in winners else "lost" if winners else "none"
+        names = [
+            str(s.get("name") or "") or text(SHARED, lang, BOT if s["kind"] == "bot" else "—")
+            for s in row.seats
+        ]
+        started = row.created_at
+        return {
+            "id": row.id,
+            "kind": row.kind,
+            "title": text(row.kind, lang, entry.game.hall.title),
+            "started": started.isoformat() if started is not None else None,
+            "over": result != "playing",
+            "seat": seat,
+            "seats": names,
+            "result": result,
+            "result_text": text(SHARED, lang, RESULTS[result]),
+            "room": row.room_id is not None,
+            "url": f"/partida/{row.id}",
+        }
+
+    async def data(self, guest: str, lang: str) -> dict[str, Any]:
+        rows = await self.api.accounts.games(guest)
+        games = [g for g in (self._game(r, guest, lang) for r in rows) if g is not None]
+        stats: dict[str, dict[str, Any]] = {}
+        for key, entry in REGISTRY.items():
+            mine = [g for g in games if g["kind"] == key and g["over"]]
+            stats[key] = {
+                "title": text(key, lang, entry.game.hall.title),
+                "played": len(mine),
+                "won": sum(g["result"] == "won" for g in mine),
+            }
+        return {"games": games, "stats": stats}
+
+    async def get(self, request: Request) -> Response:
+        guest = guest_of(request)
+        assert guest is not None
+        return JSONResponse(await self.data(guest, lang_of(request)))
+
+    async def page(self, request: Request) -> Response:
+        guest = guest_of(request)
+        assert guest is not None
+        return self.pages.render(
+            request, "history.html", history=await self.data(guest, lang_of(request))
+        )
