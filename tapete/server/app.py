@@ -24,6 +24,7 @@ from tapete.rooms import Settings
 from tapete.server.account import AccountApi
 from tapete.server.api import Api
 from tapete.server.assets import Static
+from tapete.server.fairness import Fairness
 from tapete.server.guests import GuestMiddleware
 from tapete.server.history import History
 from tapete.server.limits import Limits
@@ -55,6 +56,7 @@ def create_app(
     account = AccountApi(hall, pages)
     shop = Shop(account)
     history = History(account)
+    fairness = Fairness(hall, pages)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
     hall.joined.append(sockets.attach)
@@ -75,6 +77,8 @@ def create_app(
         Route("/reglas/{game}", pages.rules),
         Route("/partida/{game_id}", pages.table),
         Route("/partida/{game_id}/otra", pages.again, methods=["POST"]),
+        Route("/partida/{game_id}/justa", fairness.page),
+        Route("/api/partidas/{game_id}/justa", fairness.get),
         Route("/api/{kind}/nueva", api.create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api.game),
         Route("/api/salas", rooms.create, methods=["POST"]),

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from tapete.cosmetics import worn
+from tapete.fair import commitment, salt
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import SHARED, js_strings, text
 from tapete.i18n.errors import describe
@@ -178,7 +179,14 @@ class Pages:
             lobby=lobby.state(guest_of(request)) if lobby is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
             felt=worn(account.equipped if account is not None else None)["felt"],
+            commitment=self.commitment(room),
         )
+
+    def commitment(self, room: Room) -> str | None:
+        """The game's commitment to its deal (:mod:`tapete.fair`); None: a set position."""
+        if room.record.position is not None or self.hall.secret is None:
+            return None
+        return commitment(room.id, room.record.seed, salt(self.hall.secret, room.id))
 
     def setup_error(
         self, request: Request, found: Entry, words: str, status: int = 400

@@ -1,0 +1,75 @@
+"""A provably fair shuffle: each game's deal is committed to before anyone plays, and the
+commitment can be checked against the seed once the game is over (docs/fairness.md).
+
+- the **commitment**, shown from the game's first view: ``SHA-256("<game id>:<seed>:<salt>")``
+  in hex, where ``salt`` is an HMAC of the game's id under the hall's secret (so the seed,
+  62 random bits, cannot be found from the commitment, and no salt needs storing);
+- once the game is **over**, ``GET /api/partidas/{id}/justa`` and ``/partida/{id}/justa``
+  reveal the seed and the salt, and the deal the seed gives (the game's own position codec
+  of its state before any move: hands, and the order of what was left to draw). The page
+  recomputes the SHA-256 in the browser (Web Crypto) and says whether it matches.
+
+A game started from a set position (tests, teaching) has no seeded deal: nothing to commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tapete.fair import commitment, preimage, salt
+from tapete.i18n.errors import describe
+from tapete.rooms import Room
+from tapete.server.pages import Pages
+from tapete.server.render import lang_of
+from tapete.server.state import Hall
+
+
+class Fairness:
+    def __init__(self, hall: Hall, pages: Pages) -> None:
+        self.hall = hall
+        self.pages = pages
+
+    def of(self, room: Room) -> dict[str, Any] | None:
+        """What may be said of a game's deal now: its commitment always; the seed, the salt
+        and the deal once it is over. None: started from a set position."""
+        record = room.record
+        if record.position is not None:
+            return None
+        assert self.hall.secret is not None
+        salted = salt(self.hall.secret, record.id)
+        out: dict[str, Any] = {
+            "id": record.id,
+            "kind": record.kind,
+            "commitment": commitment(record.id, record.seed, salted),
+            "over": room.game.outcome(room.state) is not None,
+        }
+        if out["over"]:
+            deal = room.game.new(room.config, record.seed)
+            out |= {
+                "seed": record.seed,
+                "salt": salted,
+                "preimage": preimage(record.id, record.seed, salted),
+                "deal": room.game.dump(deal),
+            }
+        return out
+
+    async def _room(self, request: Request) -> Room | None:
+        return await self.hall.rooms.get(request.path_params["game_id"])
+
+    async def get(self, request: Request) -> Response:
+        room = await self._room(request)
+        fair = self.of(room) if room is not None else None
+        if fair is None:
+            words = describe("not_your_game", lang_of(request))
+            return JSONResponse({"error": "not_your_game", "message": words}, status_code=404)
+        return JSONResponse(fair)
+
+    async def page(self, request: Request) -> Response:
+        room = await self._room(request)
+        fair = self.of(room) if room is not None else None
+        if room is None or fair is None:
+            return self.pages.not_found(request)
+        return self.pages.render(request, "fairness.html", fair=fair, title=room.entry.game)
