@@ -527,8 +527,15 @@ def _repeats(state: State) -> bool:
     return False
 
 
+def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
+    """The wars of a game (every seat fought them)."""
+    return {"wars": int(outcome.get("wars", 0))}
+
+
 SPEC: Final = GameSpec[Config, State, Turn](
     key="guerra",
+    stats=_stats,
+    stat_names={"wars": N_("Guerras")},
     rules=_rules,
     config=CONFIG,
     moves=MOVES,

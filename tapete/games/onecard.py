@@ -1107,8 +1107,19 @@ def name_param(name: str, value: Any, gettext: Callable[[str], str]) -> str:
     return str(value)
 
 
+def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
+    """Catches made by the seat, and suffered by it (from the log: every catch is a move)."""
+    catches = [(by, move.get("target")) for by, move in log if move.get("type") == "catch"]
+    return {
+        "caught": sum(by == seat for by, _ in catches),
+        "was_caught": sum(target == seat for _, target in catches),
+    }
+
+
 SPEC: Final = GameSpec[Config, State, Move](
     key="onecard",
+    stats=_stats,
+    stat_names={"caught": N_("«¡Pillado!» cantados"), "was_caught": N_("Veces pillado")},
     rules=_rules,
     config=CONFIG,
     moves=MOVES,

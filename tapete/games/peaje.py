@@ -932,8 +932,17 @@ def _guide_context() -> JSON:
     return {"examples": examples()}
 
 
+def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
+    """The misses and tolls of the seat's route (one route for all but in turnos rápidos)."""
+    misses, tolls = outcome.get("misses") or [0], outcome.get("tolls") or [0]
+    route = seat if seat < len(misses) else 0
+    return {"misses": int(misses[route]), "tolls": int(tolls[route])}
+
+
 SPEC: Final = GameSpec[Config, State, Move](
     key="peaje",
+    stats=_stats,
+    stat_names={"misses": N_("Fallos"), "tolls": N_("Peajes pagados")},
     rules=_rules,
     config=CONFIG,
     moves=MOVES,

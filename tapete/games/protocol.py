@@ -397,6 +397,12 @@ class GameSpec(Generic[C, S, M]):
     winners: Callable[[JSON], list[int]] = field(default=lambda outcome: one_winner(outcome))
     """The seats that won a finished game, from its outcome (history and statistics); the
     default reads ``{"winner": seat or None}``."""
+    stats: Callable[[JSON, int, list[tuple[int, JSON]]], dict[str, int]] | None = None
+    """A seat's own figures of a finished game (the history sums them), from its outcome
+    and its log (each move's seat and move): ``{name: count}``; names are keys of
+    ``stat_names``."""
+    stat_names: Mapping[str, str] = field(default_factory=dict)
+    """Each figure of ``stats`` → its title (a message id of the game's domain)."""
 
     def parse_move(self, data: Any) -> M:
         return self.moves.decode(data)

@@ -52,7 +52,7 @@ from tapete.server.guests import guest_cookie
 from tapete.server.pages import Pages
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of
-from tapete.store.accounts import Account, Accounts
+from tapete.store.accounts import Account, Accounts, Checked
 from tapete.throttle import Throttle
 
 log = logging.getLogger(__name__)
@@ -332,21 +332,27 @@ class AccountApi:
         await self.hall.store_ensure(guest)
         return await self._issue(request, "link", email, guest, send=True)
 
+    async def _check(
+        self, purpose: str, code: object, *, guest: str | None = None, email: str | None = None
+    ) -> tuple[Checked, str | None]:
+        """Try a typed code (six digits, or it is simply wrong) against the live one."""
+        if not isinstance(code, str) or not code.strip().isdigit():
+            return "wrong", None
+        return await self.accounts.check_code(
+            purpose,
+            lambda to: code_digest(self.secret, purpose, to, code),
+            self.now(),
+            guest=guest,
+            email=email,
+        )
+
     async def confirm_link(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
-        code = body.get("code")
-        if not isinstance(code, str) or not code.strip().isdigit():
-            return refusal("wrong_code", lang, 400)
-        verdict, email = await self.accounts.check_code(
-            "link",
-            lambda to: code_digest(self.secret, "link", to, code),
-            self.now(),
-            guest=guest,
-        )
+        verdict, email = await self._check("link", body.get("code"), guest=guest)
         if verdict != "ok" or email is None:
             return refusal(CHECKED[verdict], lang, STATUS[verdict])
         if not await self.accounts.link(guest, email):
@@ -376,17 +382,10 @@ class AccountApi:
         body = await self.read_body(request)
         if body is None:
             return refusal("bad_json", lang, 400)
-        email, code = normal_email(body.get("email")), body.get("code")
+        email = normal_email(body.get("email"))
         if email is None:
             return refusal("bad_email", lang, 400)
-        if not isinstance(code, str) or not code.strip().isdigit():
-            return refusal("wrong_code", lang, 400)
-        verdict, sent_to = await self.accounts.check_code(
-            "recover",
-            lambda to: code_digest(self.secret, "recover", to, code),
-            self.now(),
-            email=email,
-        )
+        verdict, sent_to = await self._check("recover", body.get("code"), email=email)
         owner = await self.accounts.by_email(sent_to) if sent_to is not None else None
         if verdict != "ok" or owner is None:
             verdict = "wrong" if verdict == "ok" else verdict

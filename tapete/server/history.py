@@ -66,15 +66,47 @@ class History:
     async def data(self, guest: str, lang: str) -> dict[str, Any]:
         rows = await self.api.accounts.games(guest)
         games = [g for g in (self._game(r, guest, lang) for r in rows) if g is not None]
+        figures = await self._figures(rows, games)
         stats: dict[str, dict[str, Any]] = {}
         for key, entry in REGISTRY.items():
             mine = [g for g in games if g["kind"] == key and g["over"]]
+            totals = {name: 0 for name in entry.game.stat_names}
+            for g in mine:
+                for name, n in figures.get(g["id"], {}).items():
+                    totals[name] = totals.get(name, 0) + n
             stats[key] = {
                 "title": text(key, lang, entry.game.hall.title),
                 "played": len(mine),
                 "won": sum(g["result"] == "won" for g in mine),
+                "figures": [
+                    {"name": name, "title": text(key, lang, entry.game.stat_names[name]), "n": n}
+                    for name, n in totals.items()
+                    if name in entry.game.stat_names
+                ],
             }
         return {"games": games, "stats": stats}
+
+    async def _figures(
+        self, rows: list[GameRow], games: list[dict[str, Any]]
+    ) -> dict[str, dict[str, int]]:
+        """Each finished game's figures for the player's seat, as its game counts them
+        (``GameSpec.stats``, from the outcome and the log: one query for every log)."""
+        over = {g["id"]: g["seat"] for g in games if g["over"]}
+        counted = {
+            r.id: r
+            for r in rows
+            if r.id in over and r.outcome is not None and REGISTRY[r.kind].game.stats is not None
+        }
+        store = self.api.hall.store
+        assert store is not None
+        logs = await store.logs(list(counted))
+        out = {}
+        for game_id, row in counted.items():
+            stats = REGISTRY[row.kind].game.stats
+            assert stats is not None and row.outcome is not None
+            log = [(m.seat, m.move) for m in logs.get(game_id, [])]
+            out[game_id] = stats(row.outcome, over[game_id], log)
+        return out
 
     async def get(self, request: Request) -> Response:
         guest = guest_of(request)

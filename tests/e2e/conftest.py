@@ -156,6 +156,19 @@ def screenshots() -> Path:
 
 
 @pytest.fixture
+def desktop(browser: Any) -> Iterator[Any]:
+    """A page on a 1280×800 screen, in its own context (a guest of its own)."""
+    from browser import TIMEOUT
+
+    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390×844 touch screen, in its own context (a guest of its own)."""
     from browser import PHONE, TIMEOUT

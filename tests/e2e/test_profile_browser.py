@@ -5,25 +5,12 @@ on a phone as another browser, recovers that account by e-mail and finds everyth
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot
+from browser import PHONE, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
 
 from tests.mailbox import Inbox
-
-
-@pytest.fixture
-def desktop(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def test_link_an_address_then_recover_the_account_on_a_phone(

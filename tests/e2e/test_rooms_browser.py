@@ -15,13 +15,9 @@ from playwright.sync_api import Page, expect
 
 
 @pytest.fixture
-def host(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+def host(desktop: Page) -> Page:
+    """The host: a desktop browser."""
+    return desktop
 
 
 @pytest.fixture

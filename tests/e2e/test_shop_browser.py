@@ -5,23 +5,10 @@ host's cards; buying twice or without the coins says so and takes nothing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot
+from browser import PHONE, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
-
-
-@pytest.fixture
-def desktop(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def test_a_card_back_bought_is_what_a_friend_sees(

@@ -75,9 +75,17 @@ def _winners(outcome: dict[str, Any]) -> list[int]:
     return [s for s in outcome.get("winners", []) if type(s) is int]
 
 
+def _stats(outcome: dict[str, Any], seat: int, log: list[Any]) -> dict[str, int]:
+    """The seat's points at the end (the hands' scores added up)."""
+    scores = outcome.get("scores") or []
+    return {"points": int(scores[seat]) if seat < len(scores) else 0}
+
+
 SPEC: Final = GameSpec[Config, State, Moves](
     key="rummy",
     winners=_winners,
+    stats=_stats,
+    stat_names={"points": N_("Puntos")},
     rules=_rules,
     config=CONFIG,
     moves=MOVES,
