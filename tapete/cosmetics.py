@@ -57,6 +57,22 @@ ITEMS: Final = {
     )
 }
 
+AVATAR_KEYS: Final = (
+    "sol",
+    "luna",
+    "estrella",
+    "trebol",
+    "corazon",
+    "diamante",
+    "pica",
+    "corona",
+    "ancla",
+    "pez",
+    "gato",
+    "buho",
+)
+"""The avatars a player can pick (``templates/_avatars.html`` draws each in SVG)."""
+
 DEFAULTS: Final = {slot: next(i.key for i in ITEMS.values() if i.slot == slot) for slot in SLOTS}
 """What each slot wears when nothing else is chosen (the free item)."""
 

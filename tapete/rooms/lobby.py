@@ -458,7 +458,10 @@ class Lobby:
         if seat.get("kind") != "human" or not isinstance(seat.get("guest"), str):
             return seat
         account = await self.store.accounts.get(seat["guest"])
-        return {**seat, "worn": worn(account.equipped if account is not None else None)}
+        if account is None:
+            return {**seat, "worn": worn(None)}
+        looks = worn(account.equipped)
+        return {**seat, "worn": {**looks, "avatar": account.avatar} if account.avatar else looks}
 
     def _seat_arg(self, a: dict[str, Any]) -> int:
         seat = a.get("seat")

@@ -42,7 +42,7 @@ from tapete.accounts import (
     valid_zone,
     week_strip,
 )
-from tapete.cosmetics import worn
+from tapete.cosmetics import AVATAR_KEYS, worn
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.mail import Mailer
@@ -122,7 +122,8 @@ AVATARS = {
     "gato": N_("Gato"),
     "buho": N_("Búho"),
 }
-"""The avatars a player can pick (drawn in SVG by the page)."""
+"""Each avatar (:data:`tapete.cosmetics.AVATAR_KEYS`) → its name, for the profile's picker."""
+assert tuple(AVATARS) == AVATAR_KEYS
 
 
 PAGE_STRINGS = {

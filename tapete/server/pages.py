@@ -7,7 +7,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from tapete.cosmetics import worn
+from tapete.cosmetics import AVATAR_KEYS, worn
 from tapete.fair import commitment, salt
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import SHARED, js_strings, text
@@ -180,6 +180,7 @@ class Pages:
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
             felt=worn(account.equipped if account is not None else None)["felt"],
             commitment=self.commitment(room),
+            avatars=AVATAR_KEYS,
         )
 
     def commitment(self, room: Room) -> str | None:

@@ -16,6 +16,9 @@ def test_a_card_back_bought_is_what_a_friend_sees(
 ) -> None:
     host = desktop
     host.goto(server_url + "/perfil")
+    host.locator(".avatar-choice", has_text="Gato").click()
+    host.get_by_role("button", name="Guardar").click()
+    expect(host.locator(".profile-head .avatar-gato")).to_have_count(1)
     host.get_by_role("button", name="Recoger las monedas de hoy").click()
     expect(host.locator("#coins")).to_have_text("20")
     host.get_by_role("navigation").get_by_role("link", name="Tienda").click()
@@ -49,6 +52,8 @@ def test_a_card_back_bought_is_what_a_friend_sees(
     assert all("cos-azulejo" in c for c in backs.evaluate_all("e => e.map(x => x.className)"))
     image = backs.first.evaluate("e => getComputedStyle(e).backgroundImage")
     assert "radial-gradient" in image, image
+    # and the host's avatar beside their name
+    expect(phone.locator(".opp .seat-avatar .avatar-gato")).to_have_count(1)
     no_horizontal_scroll(phone, PHONE["width"])
     shot(phone, screenshots / "phone-room-friends-back.png")
 

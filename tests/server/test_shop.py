@@ -108,6 +108,8 @@ def test_a_friend_sees_the_card_back_the_host_wears(client: TestClient) -> None:
         joined = recv_until(luis, "joined")
     seats = {s["seat"]: s for s in joined["seats"]}
     assert seats[0]["worn"]["back"] == "azulejo" and seats[1]["worn"]["back"] == "clasico"
+    assert seats[0]["worn"]["frame"] == "sin-marco" and "avatar" not in seats[1]["worn"]
+    assert set(seats[0]["worn"]) <= {"back", "felt", "tiles", "frame", "avatar"}  # (no e-mail)
     page = friend.get(f"/sala/{code}")
     assert "cosmetics.css" in page.text  # (the table draws a seat's back with its class)
 

@@ -88,7 +88,7 @@ function renderOpponents() {
     const countEl = document.createElement("span");
     countEl.className = "opp-count";
     countEl.textContent = cardsLabel(count);
-    who.append(strong, countEl);
+    who.append(table.avatarOf(seat), strong, countEl);
     el.append(who, fan);
     const badges = document.createElement("div");
     badges.className = "opp-badges";

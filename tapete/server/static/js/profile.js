@@ -59,7 +59,8 @@ on("profile-form", "submit", async (ev) => {
   ev.preventDefault();
   const form = ev.currentTarget;
   const fields = new FormData(form);
-  const body = { name: fields.get("name"), lang: fields.get("lang") };
+  const body = { lang: fields.get("lang") };
+  if (fields.get("name").trim()) body.name = fields.get("name");  // (blank: no name yet)
   if (fields.get("avatar")) body.avatar = fields.get("avatar");
   busy(form, true);
   const data = await call("POST", "/api/cuenta/perfil", body);

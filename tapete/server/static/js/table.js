@@ -60,6 +60,17 @@ export class Table {
     return back ? `cos-${back}` : "";
   }
 
+  /** A seat's avatar (SVG, from the page's templates) in the frame its player wears. */
+  avatarOf(seat) {
+    const worn = this.seats[seat]?.worn;
+    const el = document.createElement("span");
+    el.className = `seat-avatar cos-${worn?.frame || "sin-marco"}`;
+    el.setAttribute("aria-hidden", "true");
+    const template = document.getElementById(`avatar-${worn?.avatar || "none"}`);
+    if (template) el.append(template.content.cloneNode(true));
+    return el;
+  }
+
   /** Send a move; false if it cannot go now (offline, or one already on its way). */
   move(move) {
     if (this.waiting || !this.sock.move(move)) return false;
