@@ -104,6 +104,7 @@ function seatRow(seat, steps, values, duelKey, winner, animate) {
   label.className = "who";
   label.innerHTML = `<strong></strong><span class="sub"></span>`;
   label.querySelector("strong").textContent = nameOf(seat);
+  if (table.seats[seat]?.worn?.avatar) label.prepend(table.avatarOf(seat));  // (a friend's, as they chose)
   label.querySelector(".sub").textContent = out ? _("Eliminado") : cardsLabel(count);
   info.setAttribute("aria-label", `${nameOf(seat)}: ${label.querySelector(".sub").textContent}`);
   info.setAttribute("role", "group");
