@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tapete.accounts import zone
 from tapete.i18n import N_, SHARED, text
 from tapete.registry import REGISTRY
 from tapete.server.account import AccountApi
@@ -34,7 +36,9 @@ class History:
         self.api = accounts
         self.pages = accounts.pages
 
-    def _game(self, row: GameRow, guest: str, lang: str) -> dict[str, Any] | None:
+    def _game(
+        self, row: GameRow, guest: str, lang: str, tz: str | None = None
+    ) -> dict[str, Any] | None:
         entry = REGISTRY.get(row.kind)
         if entry is None:
             return None
@@ -49,11 +53,15 @@ class History:
             for s in row.seats
         ]
         started = row.created_at
+        if started is not None and started.tzinfo is None:
+            started = started.replace(tzinfo=UTC)  # (SQLite gives it back without its zone)
+        local = started.astimezone(zone(tz)) if started is not None else None
         return {
             "id": row.id,
             "kind": row.kind,
             "title": text(row.kind, lang, entry.game.hall.title),
             "started": started.isoformat() if started is not None else None,
+            "started_local": local.strftime("%Y-%m-%d %H:%M") if local is not None else "",
             "over": result != "playing",
             "seat": seat,
             "seats": names,
@@ -65,7 +73,9 @@ class History:
 
     async def data(self, guest: str, lang: str) -> dict[str, Any]:
         rows = await self.api.accounts.games(guest)
-        games = [g for g in (self._game(r, guest, lang) for r in rows) if g is not None]
+        account = await self.api.accounts.get(guest)
+        tz = account.tz if account is not None else None
+        games = [g for g in (self._game(r, guest, lang, tz) for r in rows) if g is not None]
         figures = await self._figures(rows, games)
         stats: dict[str, dict[str, Any]] = {}
         for key, entry in REGISTRY.items():

@@ -56,6 +56,14 @@ def test_the_history_reads_each_games_result(client: TestClient) -> None:
     assert data["stats"]["rummy"]["figures"][0]["n"] == -20
     page = client.get("/historial").text
     assert "Ganada" in page and "Perdida" in page and "Sin ganador" in page
+    # the times are the player's own
+    when = by_id[won]["started"]
+    client.post("/api/cuenta/perfil", json={"tz": "Pacific/Kiritimati"})  # UTC+14
+    local = {g["id"]: g for g in client.get("/api/historial").json()["games"]}[won]
+    from datetime import datetime, timedelta
+
+    expected = datetime.fromisoformat(when) + timedelta(hours=14)
+    assert local["started_local"] == expected.strftime("%Y-%m-%d %H:%M")
 
 
 def test_a_new_guest_has_an_empty_history(client: TestClient) -> None:
