@@ -21,9 +21,11 @@ to recover an account answers the same whether the address is known or not: a co
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from typing import Any
@@ -136,6 +138,31 @@ PAGE_STRINGS = {
 """What the profile page's script may have to say itself (the rest comes from the server)."""
 
 
+class Refused(Exception):
+    """A request refused with ``code`` and ``status`` (what :func:`refusing` answers)."""
+
+    def __init__(self, code: str, status: int) -> None:
+        super().__init__(code)
+        self.code, self.status = code, status
+
+
+Handler = Callable[[Any, Request], Awaitable[Response]]
+
+
+def refusing(handler: Handler) -> Handler:
+    """The handler, with a :class:`Refused` raised inside it answered as a refusal in the
+    player's language."""
+
+    @functools.wraps(handler)
+    async def answer(self: Any, request: Request) -> Response:
+        try:
+            return await handler(self, request)
+        except Refused as exc:
+            return refusal(exc.code, lang_of(request), exc.status)
+
+    return answer
+
+
 def refusal(code: str, lang: str, status: int, **params: Any) -> JSONResponse:
     words = describe(code, lang, SHARED, MESSAGES, **params)
     return JSONResponse({"error": code, "message": words}, status_code=status)
@@ -200,11 +227,12 @@ class AccountApi:
         assert self.hall.secret is not None
         return self.hall.secret
 
-    async def read_body(self, request: Request) -> dict[str, Any] | None:
+    async def read_body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object (anything else: ``{}``); not JSON: :class:`Refused`."""
         try:
             body = await read_json(request, self.hall.limits.json_depth)
         except ValueError:
-            return None
+            raise Refused("bad_json", 400) from None
         return body if isinstance(body, dict) else {}
 
     async def account_of(self, guest: str) -> Account:
@@ -257,12 +285,11 @@ class AccountApi:
         assert guest is not None
         return JSONResponse(self.summary(await self.account_of(guest)))
 
+    @refusing
     async def set_profile(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
-        if body is None:
-            return refusal("bad_json", lang, 400)
         changes: dict[str, Any] = {}
         if "name" in body:
             name = clean_name(body["name"])
@@ -321,12 +348,11 @@ class AccountApi:
         except Exception:  # the mail server is down or refused it: said in the log
             log.exception("could not send the code to %s", message["To"])
 
+    @refusing
     async def link(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
-        if body is None:
-            return refusal("bad_json", lang, 400)
         email = normal_email(body.get("email"))
         if email is None:
             return refusal("bad_email", lang, 400)
@@ -347,12 +373,11 @@ class AccountApi:
             email=email,
         )
 
+    @refusing
     async def confirm_link(self, request: Request) -> Response:
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
-        if body is None:
-            return refusal("bad_json", lang, 400)
         verdict, email = await self._check("link", body.get("code"), guest=guest)
         if verdict != "ok" or email is None:
             return refusal(CHECKED[verdict], lang, STATUS[verdict])
@@ -367,22 +392,20 @@ class AccountApi:
         await self.accounts.unlink(guest)
         return JSONResponse(self.summary(await self.account_of(guest)))
 
+    @refusing
     async def recover(self, request: Request) -> Response:
         lang = lang_of(request)
         body = await self.read_body(request)
-        if body is None:
-            return refusal("bad_json", lang, 400)
         email = normal_email(body.get("email"))
         if email is None:
             return refusal("bad_email", lang, 400)
         owner = await self.accounts.by_email(email)
         return await self._issue(request, "recover", email, owner, send=owner is not None)
 
+    @refusing
     async def confirm_recover(self, request: Request) -> Response:
         lang = lang_of(request)
         body = await self.read_body(request)
-        if body is None:
-            return refusal("bad_json", lang, 400)
         email = normal_email(body.get("email"))
         if email is None:
             return refusal("bad_email", lang, 400)
@@ -411,14 +434,13 @@ class AccountApi:
             headers={"content-disposition": 'attachment; filename="tapete-mis-datos.json"'},
         )
 
+    @refusing
     async def erase(self, request: Request) -> Response:
         """Delete the account and its data (``{"confirm": true}``); this browser becomes a
         new guest."""
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
-        if body is None:
-            return refusal("bad_json", lang, 400)
         if body.get("confirm") is not True:
             return refusal("confirm_erase", lang, 400)
         await self.hall.store_ensure(guest)

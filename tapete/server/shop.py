@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from tapete.cosmetics import ITEMS, SLOTS, Item, worn
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
-from tapete.server.account import PAGE_STRINGS, AccountApi
+from tapete.server.account import PAGE_STRINGS, AccountApi, Refused
 from tapete.server.render import lang_of
 from tapete.server.state import guest_of
 from tapete.store.accounts import Account
@@ -71,8 +71,11 @@ class Shop:
         }
 
     async def _item(self, request: Request) -> Item | None:
-        body = await self.api.read_body(request)
-        key = body.get("item") if body is not None else None
+        try:
+            body = await self.api.read_body(request)
+        except Refused:  # (not JSON: no item)
+            return None
+        key = body.get("item")
         return ITEMS.get(key) if isinstance(key, str) else None
 
     async def page(self, request: Request) -> Response:

@@ -28,11 +28,17 @@ def _finished(
     return str(record.id)
 
 
-def test_the_history_reads_each_games_result(client: TestClient) -> None:
+def _me(client: TestClient) -> tuple[Any, str]:
+    """The running hall, and the client's guest (stored)."""
     hall = client.app.state.hall  # type: ignore[attr-defined]
     me = hall.guests.read(client.cookies.get("tapete_guest"))
-    assert client.portal is not None
+    assert client.portal is not None and me is not None
     client.portal.call(hall.store.ensure_guest, me)
+    return hall, str(me)
+
+
+def test_the_history_reads_each_games_result(client: TestClient) -> None:
+    _, me = _me(client)
     you = {"kind": "human", "guest": me, "name": "Ana"}
     bot = {"kind": "bot", "level": "normal", "name": "Rita"}
     won = _finished(client, "guerra", [you, bot], {"winner": 0, "wars": 3})
@@ -73,10 +79,8 @@ def test_a_new_guest_has_an_empty_history(client: TestClient) -> None:
 
 
 def test_each_game_counts_its_own_figures(client: TestClient) -> None:
-    hall = client.app.state.hall  # type: ignore[attr-defined]
-    me = hall.guests.read(client.cookies.get("tapete_guest"))
+    hall, me = _me(client)
     assert client.portal is not None
-    client.portal.call(hall.store.ensure_guest, me)
     you = {"kind": "human", "guest": me, "name": "Ana"}
     friend = {"kind": "human", "guest": "f" * 24, "name": "Luis"}
     client.portal.call(hall.store.ensure_guest, "f" * 24)
