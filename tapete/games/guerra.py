@@ -532,9 +532,32 @@ def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, i
     return {"wars": int(outcome.get("wars", 0))}
 
 
+def _deal(config: Config, seed: int) -> JSON:
+    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): the 52 cards
+    shuffled, then dealt one by one round the table."""
+    state = new(config, seed)
+    n = config.players
+    return {
+        "decks": {"deck": [c.code for c in full_deck()]},
+        "steps": [{"shuffle": "deck"}],
+        "parts": [
+            {"seat": s, "title": N_("Montón de {name}"), "of": "deck",
+             "take": list(range(s, 52, n)), "cards": [c.code for c in state.piles[s]]}
+            for s in range(n)
+        ],
+    }  # fmt: skip
+
+
+def _reveal(state: State) -> JSON:
+    """For a replay: the card each pile turns next (its top)."""
+    return {"next": [pile[0].code if pile else None for pile in state.piles]}
+
+
 SPEC: Final = GameSpec[Config, State, Turn](
     key="guerra",
     stats=_stats,
+    deal=_deal,
+    reveal=_reveal,
     stat_names={"wars": N_("Guerras")},
     rules=_rules,
     config=CONFIG,

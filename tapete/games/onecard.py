@@ -422,20 +422,29 @@ class State:
         )
 
 
+def _cut(config: Config, rng: Rng) -> tuple[list[int], int, int]:
+    """Shuffle until the stock has a card that may open the discard: the deck as shuffled,
+    that card's place in the stock (from its bottom), and how many shuffles it took."""
+    deck = list(range(54 if config.jokers else 52))
+    times = 0
+    while True:  # (with every house rule on, a stock of specials only is ~1e-11 likely)
+        rng.shuffle(deck)
+        times += 1
+        stock = deck[config.players * HAND_SIZE :]
+        # the first discard: the first card from the top of the stock that is 2–6 or 8–10
+        found = next((i for i in range(len(stock) - 1, -1, -1) if _plain(config, stock[i])), -1)
+        if found >= 0:
+            return deck, found, times
+
+
 def new(config: Config, seed: int) -> State:
     """Shuffle, deal seven each, and turn up the first card of the stock that is not special."""
     rng = Rng.from_seed(seed)
     n = config.players
-    while True:  # (with every house rule on, a stock of specials only is ~1e-11 likely)
-        deck = list(range(54 if config.jokers else 52))
-        rng.shuffle(deck)
-        hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
-        stock = deck[n * HAND_SIZE :]
-        # the first discard: the first card from the top of the stock that is 2–6 or 8–10
-        found = next((i for i in range(len(stock) - 1, -1, -1) if _plain(config, stock[i])), -1)
-        if found >= 0:
-            first = stock.pop(found)
-            break
+    deck, found, _ = _cut(config, rng)
+    hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
+    stock = deck[n * HAND_SIZE :]
+    first = stock.pop(found)
     state = State(
         config=config, hands=hands, stock=stock, discard=[first], rng=rng, suit=suit_of(first),
         called=[False] * n, timeouts=[0] * n, voids=[0] * n,
@@ -1116,9 +1125,49 @@ def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, i
     }
 
 
+def _deal(config: Config, seed: int) -> JSON:
+    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): the deck shuffled
+    (again, in the rare case its stock had no card to open with), seven cards each from its
+    start, the stock after them, the first discard from the stock; then who starts."""
+    state = new(config, seed)
+    rng = Rng.from_seed(seed)
+    _, found, times = _cut(config, rng)
+    n, dealt = config.players, config.players * HAND_SIZE
+    size = 54 if config.jokers else 52
+    stock = [i for i in range(dealt, size) if i != dealt + found]
+    hands = [
+        {"seat": s, "title": N_("Mano de {name}"), "of": "deck",
+         "take": list(range(s * HAND_SIZE, (s + 1) * HAND_SIZE)),
+         "cards": [code(c) for c in state.hands[s]]}
+        for s in range(n)
+    ]  # fmt: skip
+    return {
+        "decks": {"deck": [code(c) for c in range(size)]},
+        "steps": [{"shuffle": "deck"}] * times
+        + [{"below": n, "want": state.turn, "title": N_("Empieza {name}"), "seat": state.turn}],
+        "parts": [
+            *hands,
+            {"title": N_("Primera carta boca arriba"), "of": "deck", "take": [dealt + found],
+             "cards": [code(state.discard[0])]},
+            {"title": N_("Mazo"), "of": "deck", "take": stock,
+             "cards": [code(c) for c in state.stock]},
+        ],
+    }  # fmt: skip
+
+
+def _reveal(state: State) -> JSON:
+    """For a replay: every hand, in the order a hand is shown; the stock's next card."""
+    return {
+        "hands": [[_CODES[c] if 0 <= c < 54 else code(c) for c in sorted(h)] for h in state.hands],
+        "next": code(state.stock[-1]) if state.stock else None,
+    }
+
+
 SPEC: Final = GameSpec[Config, State, Move](
     key="onecard",
     stats=_stats,
+    deal=_deal,
+    reveal=_reveal,
     stat_names={"caught": N_("«¡Pillado!» cantados"), "was_caught": N_("Veces pillado")},
     rules=_rules,
     config=CONFIG,

@@ -939,9 +939,35 @@ def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, i
     return {"misses": int(misses[route]), "tolls": int(tolls[route])}
 
 
+def _deal(config: Config, seed: int) -> JSON:
+    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): a deck shuffled
+    for each route (one for all but in turnos rápidos), its last card turned up to start."""
+    state = new(config, seed)
+    several = len(state.routes) > 1
+    decks = {f"r{i}": [c.code for c in full_deck()] for i in range(len(state.routes))}
+    parts: list[JSON] = []
+    for i, route in enumerate(state.routes):
+        which = {"n": i + 1}
+        parts += [
+            {"title": N_("Ruta {n}: primera carta") if several else N_("Primera carta"),
+             "params": which, "of": f"r{i}", "take": [51], "cards": [route.cards[0].code]},
+            {"title": N_("Ruta {n}: mazo") if several else N_("Mazo"), "params": which,
+             "of": f"r{i}", "take": list(range(51)), "cards": [c.code for c in route.deck]},
+        ]  # fmt: skip
+    return {"decks": decks, "steps": [{"shuffle": name} for name in decks], "parts": parts}
+
+
+def _replay_reveal(state: State) -> JSON:
+    """For a replay: the card the route in play turns next (its deck's last)."""
+    deck = route_of(state).deck
+    return {"next": deck[-1].code if deck else None}
+
+
 SPEC: Final = GameSpec[Config, State, Move](
     key="peaje",
     stats=_stats,
+    deal=_deal,
+    reveal=_replay_reveal,
     stat_names={"misses": N_("Fallos"), "tolls": N_("Peajes pagados")},
     rules=_rules,
     config=CONFIG,

@@ -403,6 +403,20 @@ class GameSpec(Generic[C, S, M]):
     ``stat_names``."""
     stat_names: Mapping[str, str] = field(default_factory=dict)
     """Each figure of ``stats`` → its title (a message id of the game's domain)."""
+    deal: Callable[[C, int], JSON] | None = None
+    """How the deal of ``seed`` follows from it, for a browser to redo (the fair-deck page,
+    docs/fairness.md): ``{"decks": {name: [codes]}, "steps": [...], "parts": [...]}``. The
+    decks are in their fixed order before any shuffle; the steps, in the order ``new``
+    makes its draws, are ``{"shuffle": name}`` (Fisher–Yates of that deck, in place, with
+    :class:`tapete.rng.Rng`) or ``{"below": n, "want": k, "title", "seat"?}`` (a draw in
+    ``range(n)`` that the game made ``k``); each part is a pile of the game's first state,
+    ``{"title", "seat"?, "of": deck, "take": [positions], "cards": [codes], "sorted"?}``:
+    its cards are the shuffled deck's at those positions (in any order if ``sorted``).
+    Titles are message ids of the game's domain (``{name}``: the seat's name)."""
+    reveal: Callable[[S], JSON] | None = None
+    """What the table hid while the game was played (the others' hands, the next card to
+    turn), shown in its replay once it is over: JSON the game's page draws over a seat's
+    view, as ``view["revealed"]``; None: the game hides nothing a replay could show."""
 
     def parse_move(self, data: Any) -> M:
         return self.moves.decode(data)

@@ -33,6 +33,8 @@ COMMON: Final = {
         "Ya la hemos puesto al día; vuelve a intentarlo."
     ),
     "not_your_game": N_("Esa partida no existe o no es tuya."),
+    "not_over": N_("La partida sigue: su repetición estará cuando termine."),
+    "bad_seat": N_("Esa partida no tiene ese asiento."),
     "not_joined": N_("Primero hay que unirse a una partida."),
     "spectator": N_("Estás mirando: no tienes asiento en esta partida."),
     "busy": N_("La sala está ocupada; inténtalo de nuevo."),

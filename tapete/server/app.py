@@ -33,6 +33,7 @@ from tapete.server.ops import Ops
 from tapete.server.origin import EdgeMiddleware
 from tapete.server.pages import Pages
 from tapete.server.render import Renderer, lang_of
+from tapete.server.replay import Replays
 from tapete.server.rooms import RoomPages
 from tapete.server.shop import Shop
 from tapete.server.socket import SocketFront, Sockets
@@ -57,6 +58,7 @@ def create_app(
     shop = Shop(account)
     history = History(account)
     fairness = Fairness(hall, pages)
+    replays = Replays(hall, pages)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
     hall.joined.append(sockets.attach)
@@ -79,6 +81,8 @@ def create_app(
         Route("/partida/{game_id}/otra", pages.again, methods=["POST"]),
         Route("/partida/{game_id}/justa", fairness.page),
         Route("/api/partidas/{game_id}/justa", fairness.get),
+        Route("/partida/{game_id}/repeticion", replays.page),
+        Route("/api/partidas/{game_id}/repeticion", replays.get),
         Route("/api/{kind}/nueva", api.create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api.game),
         Route("/api/salas", rooms.create, methods=["POST"]),

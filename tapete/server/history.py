@@ -69,6 +69,7 @@ class History:
             "result_text": text(SHARED, lang, RESULTS[result]),
             "room": row.room_id is not None,
             "url": f"/partida/{row.id}",
+            "replay": f"/partida/{row.id}/repeticion" if result != "playing" else None,
         }
 
     async def data(self, guest: str, lang: str) -> dict[str, Any]:

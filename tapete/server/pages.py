@@ -154,9 +154,14 @@ class Pages:
         return await self.table_page(request, room)
 
     async def table_page(
-        self, request: Request, room: Room, lobby: Lobby | None = None
+        self,
+        request: Request,
+        room: Room,
+        lobby: Lobby | None = None,
+        replay: dict[str, Any] | None = None,
     ) -> Response:
-        """A game's table; in a private room (``lobby``) for players and spectators alike. The
+        """A game's table; in a private room (``lobby``) for players and spectators alike; or
+        its ``replay`` once it is over (the seat it is seen from, and each seat's name). The
         felt is the viewer's own (the shop's)."""
         found = room.entry
         lang = lang_of(request)
@@ -181,6 +186,7 @@ class Pages:
             felt=worn(account.equipped if account is not None else None)["felt"],
             commitment=self.commitment(room),
             avatars=AVATAR_KEYS,
+            replay=replay,
         )
 
     def commitment(self, room: Room) -> str | None:

@@ -10,6 +10,7 @@ from tapete.games.rummy.game import (
     CONFIG,
     MELD_POINTS,
     MOVES,
+    RACK_SIZE,
     Config,
     Draw,
     Layout,
@@ -44,6 +45,7 @@ from tapete.games.rummy.game import (
 from tapete.games.rummy.sets import MESSAGES as SET_MESSAGES
 from tapete.games.rummy.sets import SetInfo, analyze, reason, tidy
 from tapete.i18n import N_
+from tapete.tiles import full_set, text
 
 __all__ = [
     "CLOCK_MOVES", "CONFIG", "MELD_POINTS", "MOVES", "SET_MESSAGES", "SPEC", "Config", "Draw",
@@ -81,9 +83,43 @@ def _stats(outcome: dict[str, Any], seat: int, log: list[Any]) -> dict[str, int]
     return {"points": int(scores[seat]) if seat < len(scores) else 0}
 
 
+def _deal(config: Config, seed: int) -> dict[str, Any]:
+    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): who starts, then
+    the 106 tiles shuffled, fourteen to each rack from the start (a rack is shown sorted),
+    the rest the pool."""
+    state = new(config, seed)
+    n = config.players
+    racks = [
+        {"seat": s, "title": N_("Atril de {name}"), "of": "bag", "sorted": True,
+         "take": list(range(s * RACK_SIZE, (s + 1) * RACK_SIZE)),
+         "cards": [text(t) for t in state.racks[s]]}
+        for s in range(n)
+    ]  # fmt: skip
+    pool = {
+        "title": N_("Pozo"), "of": "bag", "take": list(range(n * RACK_SIZE, 106)),
+        "cards": [text(t) for t in state.pool],
+    }  # fmt: skip
+    starter = state.starter if state.starter is not None else state.turn
+    return {
+        "decks": {"bag": [text(t) for t in full_set()]},
+        "steps": [
+            {"below": n, "want": starter, "title": N_("Empieza {name}"), "seat": starter},
+            {"shuffle": "bag"},
+        ],
+        "parts": [*racks, pool],
+    }
+
+
+def _reveal(state: State) -> dict[str, Any]:
+    """For a replay: every rack, sorted as a rack is shown."""
+    return {"racks": [[text(t) for t in sorted(rack)] for rack in state.racks]}
+
+
 SPEC: Final = GameSpec[Config, State, Moves](
     key="rummy",
     winners=_winners,
+    deal=_deal,
+    reveal=_reveal,
     stats=_stats,
     stat_names={"points": N_("Puntos")},
     rules=_rules,

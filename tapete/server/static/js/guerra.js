@@ -77,6 +77,7 @@ function render(t, change) {
   t.root.classList.toggle("my-turn", !!mine && !view.result);
   lastCounts = view.counts.slice();
 
+  if (t.replaying && change.type === "joined") { logged = 0; logEl.replaceChildren(); } // (a replay's jump)
   if (view.last && view.last.n > logged) addLog(view.last);
   if (view.result) showEnd(); else table.hideEnd();
   scheduleAuto();
@@ -106,6 +107,13 @@ function seatRow(seat, steps, values, duelKey, winner, animate) {
   label.querySelector("strong").textContent = nameOf(seat);
   if (table.seats[seat]?.worn?.avatar) label.prepend(table.avatarOf(seat));  // (a friend's, as they chose)
   label.querySelector(".sub").textContent = out ? _("Eliminado") : cardsLabel(count);
+  const next = view.revealed?.next?.[seat]; // (a replay: the card the pile turns next)
+  if (next) {
+    const el = document.createElement("span");
+    el.className = "seat-next";
+    el.textContent = _("la siguiente: {card}", { card: cardText(next) });
+    label.appendChild(el);
+  }
   info.setAttribute("aria-label", `${nameOf(seat)}: ${label.querySelector(".sub").textContent}`);
   info.setAttribute("role", "group");
   pile.appendChild(countEl);

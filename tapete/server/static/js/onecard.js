@@ -4,7 +4,7 @@
 // (what fits, what a card did), so no rule of the game is here.
 import { Table } from "./table.js";
 import { $, _, ngettext } from "./ui.js";
-import { cardEl, backEl, isJoker, suitName, theCard } from "./cards.js";
+import { cardEl, backEl, cardName, cardText, isJoker, suitName, theCard } from "./cards.js";
 
 const handEl = $("hand");
 const drawBtn = $("draw");
@@ -80,7 +80,15 @@ function renderOpponents() {
     const fan = document.createElement("div");
     fan.className = "fan";
     fan.setAttribute("aria-hidden", "true");
-    for (let i = 0; i < Math.min(count, 8); i++) fan.appendChild(backEl(`mini ${table.backOf(seat)}`, ""));
+    const shown = view.revealed?.hands?.[seat]; // (a replay: the hand the table hid)
+    if (shown) {
+      fan.classList.add("open");
+      fan.removeAttribute("aria-hidden");
+      fan.setAttribute("aria-label", shown.map(cardName).join(", "));
+      for (const c of shown) fan.appendChild(cardEl(c, "mini"));
+    } else {
+      for (let i = 0; i < Math.min(count, 8); i++) fan.appendChild(backEl(`mini ${table.backOf(seat)}`, ""));
+    }
     const who = document.createElement("div");
     who.className = "opp-who";
     const strong = document.createElement("strong");
@@ -126,7 +134,9 @@ function renderCenter() {
   stock.replaceChildren(view.stock ? backEl("", "") : document.createElement("span"));
   const stockText = ngettext("Mazo: {n} carta", "Mazo: {n} cartas", view.stock);
   stock.setAttribute("aria-label", stockText);
-  $("stock-count").textContent = stockText;
+  const next = view.revealed?.next; // (a replay: the card the stock gave next)
+  const nextText = next ? _("la siguiente: {card}", { card: cardText(next) }) : "";
+  $("stock-count").textContent = next ? `${stockText} · ${nextText}` : stockText;
   const discard = $("discard");
   const fresh = lastTop !== null && lastTop !== `${view.top}:${view.discard}`;
   discard.replaceChildren(cardEl(view.top, `big${fresh ? " land" : ""}`));

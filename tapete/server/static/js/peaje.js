@@ -4,7 +4,7 @@
 // may do). The table controller (table.js) does the socket, the room bar and the end dialog.
 import { Table } from "./table.js";
 import { $, _, ngettext, num, toast } from "./ui.js";
-import { cardEl, backEl, theCard } from "./cards.js";
+import { cardEl, backEl, cardText, theCard } from "./cards.js";
 
 const SHORT = {
   mayor_menor: _("Mayor o menor"),
@@ -264,6 +264,12 @@ function renderCounters() {
   if (view.misses_left !== null) {
     const li = document.createElement("li");
     li.textContent = _("Fallos que os quedan: {n}", { n: view.misses_left });
+    rows.push(li);
+  }
+  if (view.revealed?.next) { // (a replay: the card the deck gives next)
+    const li = document.createElement("li");
+    li.className = "seat-next";
+    li.textContent = _("La siguiente carta del mazo: {card}", { card: cardText(view.revealed.next) });
     rows.push(li);
   }
   const ul = document.createElement("ul");

@@ -214,7 +214,7 @@ function tileEl(t, where) {
   el.setAttribute("aria-pressed", String(t.id === selected));
   const face = j ? JOKER_FACE : `<span class="n">${numOf(t.code)}</span><span class="m" aria-hidden="true">${MARKS[colOf(t.code)]}</span>`;
   el.innerHTML = face;
-  el.disabled = !myTurn();
+  el.disabled = !myTurn() || table.replaying;
   return el;
 }
 
@@ -259,6 +259,20 @@ function renderPlayers() {
     el.querySelector("strong").textContent = nameOf(s.seat);
     el.querySelector(".count").textContent = ngettext("{n} ficha", "{n} fichas", view.counts[s.seat]);
     el.querySelector(".score").textContent = _("{n} ptos.", { n: view.scores[s.seat] });
+    const open = s.seat !== mySeat && view.revealed?.racks?.[s.seat]; // (a replay: the rack the table hid)
+    if (open) {
+      const rack = document.createElement("span");
+      rack.className = "rm-open";
+      rack.setAttribute("aria-label", open.map(tileName).join(", "));
+      rack.append(...open.map((code) => {
+        const t = document.createElement("span");
+        t.className = `tile mini ${isJoker(code) ? "joker" : `c-${colOf(code)}`}`;
+        t.textContent = isJoker(code) ? "★" : String(numOf(code));
+        t.setAttribute("aria-hidden", "true");
+        return t;
+      }));
+      el.appendChild(rack);
+    }
     return el;
   }));
 }

@@ -1,8 +1,10 @@
 // The table controller every game page uses: the socket and its messages (joined, update,
 // sync, error), who sits where and their names, the offline banner, the clocks' countdowns
 // and the end dialog. A game's module gives it a render function and draws its own felt;
-// the server decides everything (the view carries what the page shows).
+// the server decides everything (the view carries what the page shows). A replay
+// (replay.js) stands in for the socket.
 import { GameSocket } from "./net.js";
+import { Replay } from "./replay.js";
 import { $, _, ngettext, toast } from "./ui.js";
 
 export class Table {
@@ -28,11 +30,14 @@ export class Table {
     this.room = bar ? bar.dataset.room : null; // a game among friends: its room's code
     this.lobby = null;
     this.presence = null;
-    this.sock = new GameSocket(this.root.dataset.game, {
+    const replaybar = $("replaybar"); // a finished game's replay: its steps, not a socket
+    this.replaying = !!replaybar;
+    const handlers = {
       message: (msg) => this.receive(msg),
       offline: () => this.offline(),
       open: () => { if (this.room) this.sock.send({ type: "enter", room: this.room }); },
-    });
+    };
+    this.sock = replaybar ? new Replay(replaybar, handlers) : new GameSocket(this.root.dataset.game, handlers);
     this.said = new Map(); // seat → [text, until] of the last reaction it sent
     for (const b of document.querySelectorAll("[data-react]")) {
       b.addEventListener("click", () => this.send({ type: "lobby", action: "react", key: b.dataset.react }));
@@ -41,6 +46,7 @@ export class Table {
     if (again && again.dataset.rematch !== undefined) {
       again.addEventListener("click", () => this.rematch());
     }
+    if (again && again.dataset.close !== undefined) again.addEventListener("click", () => this.hideEnd());
     this.tick = setInterval(() => this.updateCountdowns(), 250);
     window.__tapete = this; // browser tests read view and version here
   }

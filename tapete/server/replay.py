@@ -1,0 +1,88 @@
+"""The replay of a finished game, for those who played it.
+
+- ``GET /partida/{id}/repeticion[?asiento=k]`` → the game's own table page, driven by a
+  step bar instead of the socket (``static/js/replay.js``);
+- ``GET /api/partidas/{id}/repeticion[?asiento=k]`` → ``{"id", "kind", "seat", "seats",
+  "steps": [{"n", "seat", "move", "view"}, ...]}``: the table as seat ``k`` (the viewer's
+  own by default) saw it after each move, with what it hid shown (``view["revealed"]``).
+
+404 ``not_your_game``: no such game, or the viewer did not sit at it; 409 ``not_over``: it
+is still being played (a replay would show what the table hides); 400 ``bad_seat``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from tapete.i18n.errors import describe
+from tapete.rooms import Room
+from tapete.rooms.replay import NotOver, steps
+from tapete.server.pages import Pages
+from tapete.server.render import lang_of
+from tapete.server.state import Hall, guest_of
+
+
+class Refusal(Exception):
+    def __init__(self, code: str, status: int) -> None:
+        super().__init__(code)
+        self.code = code
+        self.status = status
+
+
+class Replays:
+    def __init__(self, hall: Hall, pages: Pages) -> None:
+        self.hall = hall
+        self.pages = pages
+
+    async def _open(self, request: Request) -> tuple[Room, int]:
+        """The game and the seat it is seen from; :class:`Refusal` if it may not be."""
+        room = await self.hall.rooms.get(request.path_params["game_id"])
+        mine = room.seat_of(guest_of(request)) if room is not None else None
+        if room is None or mine is None:
+            raise Refusal("not_your_game", 404)
+        asked = request.query_params.get("asiento")
+        if asked is None:
+            return room, mine
+        if not asked.isdigit() or int(asked) >= len(room.record.seats):
+            raise Refusal("bad_seat", 400)
+        return room, int(asked)
+
+    async def data(self, room: Room, seat: int, mine: int | None, lang: str) -> dict[str, Any]:
+        """The steps as ``seat`` saw them; it is «you» only if it is the viewer's own."""
+        assert self.hall.store is not None
+        log = await self.hall.store.moves(room.id)
+        return {
+            "id": room.id,
+            "kind": room.record.kind,
+            "seat": seat,
+            "seats": room.seats_json(seat if seat == mine else None, lang),
+            "steps": steps(room.spec, room.record, log, seat),
+        }
+
+    async def get(self, request: Request) -> Response:
+        lang = lang_of(request)
+        try:
+            room, seat = await self._open(request)
+            mine = room.seat_of(guest_of(request))
+            return JSONResponse(await self.data(room, seat, mine, lang))
+        except Refusal as no:
+            code, status = no.code, no.status
+        except NotOver:
+            code, status = "not_over", 409
+        return JSONResponse({"error": code, "message": describe(code, lang)}, status_code=status)
+
+    async def page(self, request: Request) -> Response:
+        try:
+            room, seat = await self._open(request)
+        except Refusal as no:
+            return self.pages.not_found(request, describe(no.code, lang_of(request)))
+        if not room.finished:  # (still being played: its table)
+            return RedirectResponse(f"/partida/{room.id}", status_code=303)
+        lang = lang_of(request)
+        mine = room.seat_of(guest_of(request))
+        seats = [(s["seat"], s["name"]) for s in room.seats_json(mine, lang)]
+        replay = {"seat": seat, "seats": seats, "mine": mine}
+        return await self.pages.table_page(request, room, replay=replay)
