@@ -20,11 +20,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tapete.fair import commitment, preimage, salt
+from tapete.i18n import text
 from tapete.i18n.errors import describe
 from tapete.rooms import Room
 from tapete.server.pages import Pages
 from tapete.server.render import lang_of
-from tapete.server.state import Hall
+from tapete.server.state import Hall, guest_of
 
 
 class Fairness:
@@ -32,9 +33,11 @@ class Fairness:
         self.hall = hall
         self.pages = pages
 
-    def of(self, room: Room) -> dict[str, Any] | None:
+    def of(self, room: Room, lang: str = "es", viewer: int | None = None) -> dict[str, Any] | None:
         """What may be said of a game's deal now: its commitment always; the seed, the salt
-        and the deal once it is over. None: started from a set position."""
+        and the deal once it is over, with the steps a browser redoes to check it (``redo``:
+        the game's :attr:`GameSpec.deal`, its titles in ``lang``). None: started from a set
+        position."""
         record = room.record
         if record.position is not None:
             return None
@@ -54,14 +57,36 @@ class Fairness:
                 "preimage": preimage(record.id, record.seed, salted),
                 "deal": room.game.dump(deal),
             }
+            if room.spec.deal is not None:
+                redo = room.spec.deal(room.config, record.seed)
+                out["redo"] = self._titled(room, redo, lang, viewer)
         return out
+
+    def _titled(
+        self, room: Room, redo: dict[str, Any], lang: str, viewer: int | None
+    ) -> dict[str, Any]:
+        """``redo`` with each step's and part's title in ``lang`` (``{name}``: its seat's, as
+        ``viewer`` calls it)."""
+        names = [s["name"] for s in room.seats_json(viewer, lang)]
+        for item in [*redo["steps"], *redo["parts"]]:
+            if "title" in item:
+                params = dict(item.get("params") or {})
+                if "seat" in item:
+                    params["name"] = names[item["seat"]]
+                item["title"] = text(room.spec.key, lang, item["title"], **params)
+        return redo
+
+    def _of(self, request: Request, room: Room | None) -> dict[str, Any] | None:
+        if room is None:
+            return None
+        return self.of(room, lang_of(request), room.seat_of(guest_of(request)))
 
     async def _room(self, request: Request) -> Room | None:
         return await self.hall.rooms.get(request.path_params["game_id"])
 
     async def get(self, request: Request) -> Response:
         room = await self._room(request)
-        fair = self.of(room) if room is not None else None
+        fair = self._of(request, room)
         if fair is None:
             words = describe("not_your_game", lang_of(request))
             return JSONResponse({"error": "not_your_game", "message": words}, status_code=404)
@@ -69,7 +94,10 @@ class Fairness:
 
     async def page(self, request: Request) -> Response:
         room = await self._room(request)
-        fair = self.of(room) if room is not None else None
+        fair = self._of(request, room)
         if room is None or fair is None:
             return self.pages.not_found(request)
-        return self.pages.render(request, "fairness.html", fair=fair, title=room.entry.game)
+        mine = room.seat_of(guest_of(request))
+        return self.pages.render(
+            request, "fairness.html", fair=fair, title=room.entry.game, mine=mine
+        )
