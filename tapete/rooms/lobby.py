@@ -117,6 +117,9 @@ class Lobby:
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.rematch: set[str] = set()
+        self.looks: dict[str, dict[str, Any]] = {}
+        """By guest, what a seated player wears (avatar, frame…: public), read when the room
+        is opened, when they sit and when a game starts."""
         """The guests who asked for a rematch of the game that ended."""
         self.game_over: Callable[[], bool] | None = None
         """Set by the manager: whether the room's current game has ended."""
@@ -131,6 +134,9 @@ class Lobby:
     @classmethod
     async def open(cls, record: RoomRecord, store: Store, open_game: OpenGame) -> Lobby:
         lobby = cls(record, store, open_game)
+        for seat in lobby.seats:  # (what those seated already wear, for the room's page)
+            if seat.get("kind") == "human" and isinstance(seat.get("guest"), str):
+                await lobby._look(seat["guest"])
         lobby._task = asyncio.create_task(lobby._run(), name=f"lobby-{record.code}")
         return lobby
 
@@ -197,6 +203,7 @@ class Lobby:
                     "host": s.get("kind") == "human" and s.get("guest") == self.record.host,
                     "connected": s.get("kind") == "bot" or s.get("guest") in online,
                     "you": i == you,
+                    **({"worn": self.looks[s["guest"]]} if s.get("guest") in self.looks else {}),
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -315,6 +322,7 @@ class Lobby:
         if name is None:
             raise IllegalMove("bad_name")
         seat = self.seat_of(guest)
+        await self._look(guest)
         if seat is not None:
             if self.seats[seat].get("name") == name:
                 return False
@@ -457,11 +465,16 @@ class Lobby:
         the game starts: what the others see of them at the table."""
         if seat.get("kind") != "human" or not isinstance(seat.get("guest"), str):
             return seat
-        account = await self.store.accounts.get(seat["guest"])
-        if account is None:
-            return {**seat, "worn": worn(None)}
-        looks = worn(account.equipped)
-        return {**seat, "worn": {**looks, "avatar": account.avatar} if account.avatar else looks}
+        return {**seat, "worn": await self._look(seat["guest"])}
+
+    async def _look(self, guest: str) -> dict[str, Any]:
+        """What ``guest`` wears now (kept in :attr:`looks` for the room's page)."""
+        account = await self.store.accounts.get(guest)
+        looks = worn(account.equipped if account is not None else None)
+        if account is not None and account.avatar:
+            looks = {**looks, "avatar": account.avatar}
+        self.looks[guest] = looks
+        return looks
 
     def _seat_arg(self, a: dict[str, Any]) -> int:
         seat = a.get("seat")

@@ -162,7 +162,7 @@ class Pages:
     ) -> Response:
         """A game's table; in a private room (``lobby``) for players and spectators alike; or
         its ``replay`` once it is over (the seat it is seen from, and each seat's name). The
-        felt is the viewer's own (the shop's)."""
+        felt and the tiles are the viewer's own (the shop's)."""
         found = room.entry
         lang = lang_of(request)
         guest = guest_of(request)
@@ -183,7 +183,7 @@ class Pages:
             strings=js_strings(lang, found.key),
             lobby=lobby.state(guest_of(request)) if lobby is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
-            felt=worn(account.equipped if account is not None else None)["felt"],
+            looks=worn(account.equipped if account is not None else None),
             commitment=self.commitment(room),
             avatars=AVATAR_KEYS,
             replay=replay,

@@ -22,6 +22,7 @@ import segno
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from tapete.cosmetics import AVATAR_KEYS
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, js_strings, text
 from tapete.rooms.lobby import MESSAGES, Lobby, clean_name, lobby_error
@@ -168,6 +169,7 @@ class RoomPages:
             your_name=name or "",
             strings=js_strings(lang, lobby.spec.key),
             clocks=list(lobby.online.turn_clocks) if lobby.online else [],
+            avatars=AVATAR_KEYS,
         )
 
     @staticmethod

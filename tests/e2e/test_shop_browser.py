@@ -67,3 +67,46 @@ def test_a_card_back_bought_is_what_a_friend_sees(
     expect(phone.locator(".game-row").first).to_contain_text("con amigos")
     no_horizontal_scroll(phone, PHONE["width"])
     shot(phone, screenshots / "phone-history.png", full=True)
+
+
+def test_a_frame_bought_is_around_the_avatar_friends_see_in_the_room_and_at_rummy(
+    desktop: Page, phone: Page, server_url: str, screenshots: Path
+) -> None:
+    host = desktop
+    host.goto(server_url + "/perfil")
+    host.locator(".avatar-choice", has_text="Gato").click()
+    host.get_by_role("button", name="Guardar").click()
+    host.get_by_role("button", name="Recoger las monedas de hoy").click()
+    expect(host.locator("#coins")).to_have_text("20")
+    host.goto(server_url + "/tienda")
+    host.get_by_role("button", name="Comprar Bronce por 20 monedas").click()
+    expect(host.locator('.item[data-item="bronce"]')).to_have_class(re.compile("equipped"))
+    # a Rummy room: the friend sees the host's avatar, in its frame, among the seats
+    host.goto(f"{server_url}/rummy")
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    code = host.url.rsplit("/", 1)[1]
+    phone.goto(f"{server_url}/sala/{code}")
+    expect(
+        phone.locator(".room-seats li").first.locator(".seat-avatar.cos-bronce .avatar-gato")
+    ).to_have_count(1)
+    phone.get_by_label("Tu nombre").fill("Marta")
+    phone.get_by_role("button", name="Sentarme").click()
+    expect(
+        host.locator(".room-seats li").nth(1).locator(".seat-avatar.cos-sin-marco")
+    ).to_have_count(1)
+    no_horizontal_scroll(phone, PHONE["width"])
+    shot(phone, screenshots / "phone-room-avatars.png", full=True)
+    expect(host.locator("#start")).to_be_enabled()
+    host.locator("#start").click()
+    # at the table, beside the host's name among the players
+    expect(phone.locator("#rack .tile")).to_have_count(14)
+    framed = phone.locator(".rm-player").first.locator(".seat-avatar.cos-bronce .avatar-gato")
+    expect(framed).to_have_count(1)
+    ring = phone.locator(".rm-player .seat-avatar.cos-bronce").evaluate(
+        "e => getComputedStyle(e).boxShadow"
+    )
+    assert "160, 103, 58" in ring, ring  # (the bronze of the frame, #a0673a)
+    no_horizontal_scroll(phone, PHONE["width"])
+    phone.evaluate("window.scrollTo(0, 0)")
+    shot(phone, screenshots / "phone-rummy-friends-frame.png")

@@ -121,3 +121,38 @@ def test_the_felt_a_player_wears_is_their_own_tables(client: TestClient, h: Any)
     assert client.post("/api/tienda/comprar", json={"item": "azul"}).status_code == 200
     assert client.post("/api/tienda/equipar", json={"item": "azul"}).status_code == 200
     assert 'class="table-body cos-azul' in client.get(f"/partida/{game}").text
+
+
+def test_the_tiles_a_player_wears_are_on_their_own_rummy_tables(client: TestClient) -> None:
+    rich(client, 3)
+    r = client.post("/api/rummy/nueva", json={"config": {}})
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    assert "cos-marfil" in client.get(f"/partida/{game}").text
+    assert client.post("/api/tienda/comprar", json={"item": "menta"}).status_code == 200
+    assert client.post("/api/tienda/equipar", json={"item": "menta"}).status_code == 200
+    body = client.get(f"/partida/{game}").text
+    assert 'class="table-body cos-verde cos-menta' in body
+
+
+def test_the_room_shows_what_each_seated_player_wears(client: TestClient) -> None:
+    """The lobby's seats carry a player's avatar and frame (read as they sit), before any
+    game; a bot and an empty seat carry none."""
+    from tests.server.test_rooms_api import browser, make_room, recv_until
+
+    rich(client, 2)
+    assert client.post("/api/tienda/comprar", json={"item": "bronce"}).status_code == 200
+    assert client.post("/api/tienda/equipar", json={"item": "bronce"}).status_code == 200
+    assert client.post("/api/cuenta/perfil", json={"avatar": "buho"}).status_code == 200
+    friend = browser(client)
+    code = make_room(client, "rummy", config={"players": 3})["code"]
+    friend.post(f"/api/salas/{code}/unirse", json={"name": "Luis"})
+    with client.websocket_connect("/ws") as host:
+        host.send_json({"type": "enter", "room": code})
+        state = recv_until(host, "lobby")
+    seats = state["seats"]
+    assert seats[0]["worn"]["frame"] == "bronce" and seats[0]["worn"]["avatar"] == "buho"
+    assert seats[1]["worn"]["frame"] == "sin-marco" and "avatar" not in seats[1]["worn"]
+    assert seats[2]["kind"] == "empty" and "worn" not in seats[2]
+    page = friend.get(f"/sala/{code}").text
+    assert 'id="avatar-buho"' in page and "cosmetics.css" in page

@@ -110,7 +110,10 @@ function renderWho() {
   } else if (mine(view.current) && view.current === table.mySeat) text = _("Te toca");
   else if (mine(view.current)) text = _("Turno de {name}: responde en voz alta y tu móvil lo anota", { name: playerName(view.current) });
   else text = _("Turno de {name}", { name: playerName(view.current) });
-  $("who").textContent = text;
+  const who = $("who");
+  who.textContent = text;
+  const seat = phones() > view.current && !view.result ? view.current : null; // (a friend's phone)
+  if (seat !== null && table.seats[seat]?.worn) who.prepend(table.avatarOf(seat), " ");
 }
 
 function renderRoute() {

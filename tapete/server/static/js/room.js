@@ -1,7 +1,7 @@
 // A private room before its game: who sits where, the code to share, the host's options.
 // The server decides everything; this page shows the room's state (`lobby` messages) and
 // sends the actions. When a game starts the page reloads into the table.
-import { $, _, ngettext, pageData, toast } from "./ui.js";
+import { $, _, avatarEl, ngettext, pageData, toast } from "./ui.js";
 
 const data = pageData("tapete-room");
 const code = document.getElementById("room").dataset.room;
@@ -67,6 +67,7 @@ function seatItem(s) {
   who.className = "who";
   if (s.kind === "empty") who.textContent = _("Asiento libre");
   else who.textContent = s.you ? _("{name} (tú)", { name: s.name }) : s.name;
+  if (s.kind === "human") li.append(avatarEl(s.worn)); // (their avatar in their frame)
   li.append(who);
   const tags = [];
   if (s.host) tags.push(["host", _("anfitrión")]);

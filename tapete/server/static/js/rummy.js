@@ -257,6 +257,7 @@ function renderPlayers() {
       el.appendChild(badge);
     }
     el.querySelector("strong").textContent = nameOf(s.seat);
+    if (s.worn) el.prepend(table.avatarOf(s.seat)); // (among friends: their avatar, their frame)
     el.querySelector(".count").textContent = ngettext("{n} ficha", "{n} fichas", view.counts[s.seat]);
     el.querySelector(".score").textContent = _("{n} ptos.", { n: view.scores[s.seat] });
     const open = s.seat !== mySeat && view.revealed?.racks?.[s.seat]; // (a replay: the rack the table hid)

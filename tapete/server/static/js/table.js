@@ -5,7 +5,7 @@
 // (replay.js) stands in for the socket.
 import { GameSocket } from "./net.js";
 import { Replay } from "./replay.js";
-import { $, _, ngettext, toast } from "./ui.js";
+import { $, _, avatarEl, ngettext, toast } from "./ui.js";
 
 export class Table {
   /**
@@ -67,15 +67,7 @@ export class Table {
   }
 
   /** A seat's avatar (SVG, from the page's templates) in the frame its player wears. */
-  avatarOf(seat) {
-    const worn = this.seats[seat]?.worn;
-    const el = document.createElement("span");
-    el.className = `seat-avatar cos-${worn?.frame || "sin-marco"}`;
-    el.setAttribute("aria-hidden", "true");
-    const template = document.getElementById(`avatar-${worn?.avatar || "none"}`);
-    if (template) el.append(template.content.cloneNode(true));
-    return el;
-  }
+  avatarOf(seat) { return avatarEl(this.seats[seat]?.worn); }
 
   /** Send a move; false if it cannot go now (offline, or one already on its way). */
   move(move) {

@@ -38,6 +38,17 @@ export const num = (value, digits = 1) =>
 
 export const $ = (id) => document.getElementById(id);
 
+/** An avatar (SVG, from the page's <template id="avatar-…">) in the frame a player wears
+ * (``worn``: what the shop's items they chose are, ``{avatar, frame, …}``; none: the default). */
+export function avatarEl(worn) {
+  const el = document.createElement("span");
+  el.className = `seat-avatar cos-${worn?.frame || "sin-marco"}`;
+  el.setAttribute("aria-hidden", "true");
+  const template = document.getElementById(`avatar-${worn?.avatar || "none"}`);
+  if (template) el.append(template.content.cloneNode(true));
+  return el;
+}
+
 /** Show a short message in #toast for a few seconds. */
 export function toast(text) {
   const el = $("toast");
