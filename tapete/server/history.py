@@ -31,6 +31,11 @@ RESULTS = {
 BOT = N_("Bot")
 
 
+def unnamed(i: int, mine: int, kind: str) -> str:
+    """A seat without a name, as the history calls it: «Tú», a bot, «Jugador n»."""
+    return N_("Tú") if i == mine else BOT if kind == "bot" else N_("Jugador {n}")
+
+
 class History:
     def __init__(self, accounts: AccountApi) -> None:
         self.api = accounts
@@ -49,8 +54,8 @@ class History:
             winners = entry.game.winners(row.outcome)
             result = "won" if seat in winners else "lost" if winners else "none"
         names = [
-            str(s.get("name") or "") or text(SHARED, lang, BOT if s["kind"] == "bot" else "—")
-            for s in row.seats
+            str(s.get("name") or "") or text(SHARED, lang, unnamed(i, seat, s["kind"]), n=i + 1)
+            for i, s in enumerate(row.seats)
         ]
         started = row.created_at
         if started is not None and started.tzinfo is None:

@@ -55,6 +55,18 @@ def test_the_history_reads_each_games_result(client: TestClient) -> None:
         "playing",
     ]
     assert by_id[won]["seats"] == ["Ana", "Rita"] and by_id[won]["title"] == "La guerra"
+    blank = _finished(
+        client,
+        "onecard",
+        [
+            {**you, "name": ""},
+            {"kind": "human", "guest": "f" * 24, "name": ""},
+            {**bot, "name": ""},
+        ],
+        None,
+    )
+    seats = {g["id"]: g for g in client.get("/api/historial").json()["games"]}[blank]["seats"]
+    assert seats == ["Tú", "Jugador 2", "Bot"]  # (seats without a name)
     guerra = data["stats"]["guerra"]
     assert (guerra["title"], guerra["played"], guerra["won"]) == ("La guerra", 2, 1)
     assert guerra["figures"] == [{"name": "wars", "title": "Guerras", "n": 3}]
