@@ -59,9 +59,8 @@ from tapete.throttle import Throttle
 
 log = logging.getLogger(__name__)
 
-MAILS_PER_CLIENT = 6
-"""Codes one guest or one address may ask for in :data:`CLIENT_WINDOW` seconds."""
 CLIENT_WINDOW = 900.0
+"""The window of the per-client limits on codes (``Limits.mail_codes_per_*``), in seconds."""
 
 MESSAGES = {
     "bad_email": N_("Esa dirección de correo no parece válida."),
@@ -207,8 +206,8 @@ class AccountApi:
     def __init__(self, hall: Hall, pages: Pages) -> None:
         self.hall = hall
         self.pages = pages
-        self.by_guest = Throttle(MAILS_PER_CLIENT, CLIENT_WINDOW)
-        self.by_address = Throttle(MAILS_PER_CLIENT, CLIENT_WINDOW)
+        self.by_guest = Throttle(hall.limits.mail_codes_per_guest, CLIENT_WINDOW)
+        self.by_address = Throttle(hall.limits.mail_codes_per_address, CLIENT_WINDOW)
         self._sending: set[asyncio.Task[None]] = set()
         self.now = now_utc
         """The clock (tests move it)."""

@@ -39,6 +39,10 @@ class Limits:
     """Unfinished practice games a guest may have; a new one of a kind replaces the old."""
     games_per_minute_guest: int = 20
     games_per_minute_address: int = 120
+    # e-mail codes (besides the database's own per address: tapete.accounts.may_send)
+    mail_codes_per_guest: int = 6
+    mail_codes_per_address: int = 6
+    """Codes one guest, and one network address, may ask for in 15 minutes."""
     # hints
     hint_threads: int = 1
     """Threads that compute hints (their own pool: bots never wait on them)."""

@@ -39,7 +39,15 @@ sys.path.insert(0, str(HERE))  # the test modules import the shared helpers of b
 STARTUP_TIMEOUT = 20.0
 # The JSON API may start games from a seed or a set position (the tests of the newer games
 # need it), and bots think at 15 % of their usual pace so a test does not wait on them.
-SERVER_FLAGS = ["--test-api", "--bot-pace", "0.15", "--limit", "games_per_minute_address=100000"]
+SERVER_FLAGS = [
+    "--test-api",
+    "--bot-pace",
+    "0.15",
+    "--limit",
+    "games_per_minute_address=100000",
+    "--limit",
+    "mail_codes_per_address=1000",
+]
 """The whole browser suite plays from one address (127.0.0.1), faster than any real one."""
 
 # pytest-playwright's session `base_url` fixture is an instance method, which pytest 9 warns

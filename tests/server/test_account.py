@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from tapete.accounts import DAILY
 from tapete.mail import SmtpMailer, SmtpSettings
 from tapete.server.app import create_app
+from tapete.server.limits import Limits
 from tests.mailbox import Inbox, mail_server
 
 START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -380,3 +381,24 @@ def test_erasing_forgets_the_player_and_leaves_the_games_to_the_others(
     record = client.portal.call(hall.store.game, game_id)
     assert record is not None and "name" not in record.seats[0]
     assert record.seats[1]["name"] == "Luis"
+
+
+def test_codes_from_one_client_are_throttled_as_the_limits_say(
+    db_url: str, smtp: tuple[str, Inbox]
+) -> None:
+    """Two codes a network address (``Limits.mail_codes_per_address``), whatever the
+    addresses asked for: the third is refused and nothing more is sent."""
+    url, inbox = smtp
+    mailer = SmtpMailer(SmtpSettings.parse(url), "Tapete <t@test>")
+    limits = Limits(mail_codes_per_address=2)
+    before = len(inbox.messages)
+    with TestClient(create_app(db_url, limits=limits, mailer=mailer)) as c:
+        c.get("/")
+        for n in (1, 2):
+            r = c.post("/api/cuenta/correo", json={"email": f"c{n}@example.com"})
+            assert r.status_code == 202
+        r = c.post("/api/cuenta/correo", json={"email": "c3@example.com"})
+        assert r.status_code == 429 and r.json()["error"] == "too_many_mails"
+        inbox.wait(before + 2)
+        time.sleep(0.2)
+        assert len(inbox.messages) == before + 2
