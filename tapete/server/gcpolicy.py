@@ -13,12 +13,14 @@ What lives ``freeze_seconds`` is frozen too, full collection or not: a crowd tha
 a minute (thousands of sockets and rooms, all young) is never walked in one full collection
 of a few hundred milliseconds (bench/RESULTS.md, «Several processes, and one process again»).
 
-And the collector starts no full collection of its own: with generation 2 emptied by every
-freeze, Python's rule (a full collection once what is pending exceeds a quarter of what is
-old) let one run every few seconds, 20–80 ms each with 5,000 players, for the few hundred
-objects of cyclic garbage it found (bench/RESULTS.md, «The collector's own full
-collections»). What survives the young collections waits in generation 2 for the next
-freeze, and its cycles for the thorough sweep.
+And the collector starts no collection of generations 1 and 2 of its own, only of
+generation 0 (what was made since the last one). With generation 2 emptied by every freeze,
+Python's rule (a full collection once what is pending exceeds a quarter of what is old) let
+one run every few seconds, 20–80 ms each with 5,000 players, for the few hundred objects of
+cyclic garbage it found; and each tenth young collection walked generation 1 too, 50–75 ms
+with 5,000 players (bench/RESULTS.md, «The collector's own full collections», «No
+collections of generation 1»). What survives a young collection waits in generation 1 for
+the next freeze (``freeze_seconds``), and its cycles for the thorough sweep.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 NO_FULL_COLLECTIONS = 2**30
-"""Generation 2's threshold: young collections of generation 1 before a full one (never)."""
+"""The thresholds of generations 1 and 2: collections of the generation below before one of
+theirs (never)."""
 
 
 class GcPolicy:
@@ -52,8 +55,8 @@ class GcPolicy:
         gc.collect()
         gc.freeze()  # what start-up made lives as long as the process
         self._thresholds = gc.get_threshold()
-        young, middle, _ = self._thresholds
-        gc.set_threshold(young, middle, NO_FULL_COLLECTIONS)
+        young, _, _ = self._thresholds
+        gc.set_threshold(young, NO_FULL_COLLECTIONS, NO_FULL_COLLECTIONS)
         gc.callbacks.append(self._collected)
         self._task = self._loop.create_task(self._sweeper(), name="gc-sweeper")
         self._ticker = self._loop.create_task(self._freezer(), name="gc-freezer")
