@@ -6,6 +6,7 @@ Imported by the test modules (``tests/e2e`` is put on ``sys.path`` by its confte
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,32 @@ def version(page: Page) -> int:
 
 
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
+    """A screenshot of a state the test reached, which must also pass the accessibility
+    audit (:func:`accessible`): every state worth looking at is worth auditing."""
     page.screenshot(path=str(path), full_page=full, animations="disabled")
+    accessible(page, path.stem)
+
+
+AXE_SCRIPT = (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+"""axe-core, as the ``axe-playwright-python`` package ships it (a file: no CDN)."""
+SERIOUS = ("serious", "critical")
+
+
+def accessible(page: Page, where: str = "") -> None:
+    """Run axe-core on the page as it is now: no serious or critical violation (WCAG 2.x A
+    and AA rules, and axe's best practices). Evaluated through the DevTools protocol, so the
+    page's own CSP (no inline scripts) stays as it is."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+    found = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, { resultTypes: ["violations"] });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(" "), n.failureSummary]) }));
+        }"""
+    )
+    bad = [v for v in found if v["impact"] in SERIOUS]
+    assert not bad, f"{where or page.url}: " + json.dumps(bad, ensure_ascii=False, indent=1)
 
 
 def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:

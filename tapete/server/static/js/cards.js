@@ -61,11 +61,14 @@ export function cardEl(code, extra = "") {
   return el;
 }
 
+/** A card face down; ``label`` "": part of a picture that has its own words (hidden). */
 export function backEl(extra = "", label = _("carta boca abajo")) {
   const el = document.createElement("div");
   el.className = `card back ${extra}`.trim();
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
+  if (label) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  } else el.setAttribute("aria-hidden", "true");
   return el;
 }
 

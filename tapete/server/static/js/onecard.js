@@ -133,6 +133,7 @@ function renderCenter() {
   const stock = $("stock");
   stock.replaceChildren(view.stock ? backEl("", "") : document.createElement("span"));
   const stockText = ngettext("Mazo: {n} carta", "Mazo: {n} cartas", view.stock);
+  stock.setAttribute("role", "img");
   stock.setAttribute("aria-label", stockText);
   const next = view.revealed?.next; // (a replay: the card the stock gave next)
   const nextText = next ? _("la siguiente: {card}", { card: cardText(next) }) : "";

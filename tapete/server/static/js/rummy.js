@@ -264,6 +264,7 @@ function renderPlayers() {
     if (open) {
       const rack = document.createElement("span");
       rack.className = "rm-open";
+      rack.setAttribute("role", "img");
       rack.setAttribute("aria-label", open.map(tileName).join(", "));
       rack.append(...open.map((code) => {
         const t = document.createElement("span");
