@@ -76,6 +76,7 @@ def test_a_frame_bought_is_around_the_avatar_friends_see_in_the_room_and_at_rumm
     host.goto(server_url + "/perfil")
     host.locator(".avatar-choice", has_text="Gato").click()
     host.get_by_role("button", name="Guardar").click()
+    expect(host.locator(".profile-head .avatar-gato")).to_have_count(1)  # (saved: the page again)
     host.get_by_role("button", name="Recoger las monedas de hoy").click()
     expect(host.locator("#coins")).to_have_text("20")
     host.goto(server_url + "/tienda")
