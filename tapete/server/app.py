@@ -23,6 +23,7 @@ from tapete.mail import Mailer
 from tapete.rooms import Settings
 from tapete.server.account import AccountApi
 from tapete.server.api import Api
+from tapete.server.app_shell import AppShell
 from tapete.server.assets import Static
 from tapete.server.fairness import Fairness
 from tapete.server.guests import GuestMiddleware
@@ -59,6 +60,7 @@ def create_app(
     history = History(account)
     fairness = Fairness(hall, pages)
     replays = Replays(hall, pages)
+    shell = AppShell(pages)
     rooms = RoomPages(hall, pages)
     sockets = Sockets(hall)
     hall.joined.append(sockets.attach)
@@ -110,6 +112,9 @@ def create_app(
         Route("/api/tienda/comprar", shop.buy, methods=["POST"]),
         Route("/api/tienda/equipar", shop.equip, methods=["POST"]),
         Route("/salud", ops.health),
+        Route("/manifest.webmanifest", shell.manifest),
+        Route("/sw.js", shell.worker),
+        Route("/sin-conexion", shell.offline),
         Route("/metrics", ops.metrics),
         WebSocketRoute("/ws", sockets.endpoint),  # (what SocketFront does not take first)
         Mount("/static", Static(), name="static"),

@@ -88,8 +88,11 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """A Spanish-speaking browser: the hall follows Accept-Language on a first visit."""
-    return {**browser_context_args, "locale": "es-ES"}
+    """A Spanish-speaking browser: the hall follows Accept-Language on a first visit. Its
+    pages run without the service worker (the app's own tests run it: test_app_browser), so
+    a test's routes see every request and no context spends its first second filling a
+    cache."""
+    return {**browser_context_args, "locale": "es-ES", "service_workers": "block"}
 
 
 def _free_port() -> int:
@@ -168,7 +171,9 @@ def desktop(browser: Any) -> Iterator[Any]:
     """A page on a 1280×800 screen, in its own context (a guest of its own)."""
     from browser import TIMEOUT
 
-    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
+    context = browser.new_context(
+        locale="es-ES", viewport={"width": 1280, "height": 800}, service_workers="block"
+    )
     context.set_default_timeout(TIMEOUT)
     try:
         yield context.new_page()
@@ -181,7 +186,9 @@ def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390×844 touch screen, in its own context (a guest of its own)."""
     from browser import PHONE, TIMEOUT
 
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="es-ES")
+    context = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, locale="es-ES", service_workers="block"
+    )
     context.set_default_timeout(TIMEOUT)
     try:
         yield context.new_page()

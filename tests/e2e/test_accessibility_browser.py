@@ -29,6 +29,7 @@ PAGES = [
     "/historial",
     "/unirse?codigo=000000",
     "/no-existe",
+    "/sin-conexion",
 ]
 
 
@@ -50,3 +51,30 @@ def test_every_page_passes_axe(visitor: Page, server_url: str, path: str) -> Non
     accessible(visitor, path)
     visitor.set_viewport_size({"width": 1280, "height": 800})
     accessible(visitor, f"{path} at 1280×800")
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_stops_the_flips_and_pulses(
+    browser: Any, server_url: str, motion: str
+) -> None:
+    """With «reduce motion» asked by the system, a card turned at La guerra lands at once
+    and a pulsing button pulses once, in a few hundredths of a millisecond; without it they
+    move."""
+    context = browser.new_context(locale="es-ES", reduced_motion=motion, service_workers="block")
+    context.set_default_timeout(TIMEOUT)
+    try:
+        page = context.new_page()
+        page.goto(server_url + "/guerra")
+        page.get_by_role("button", name="Empezar partida").click()
+        page.locator("#turn").click()
+        flipped = page.locator(".played .card.face").first
+        flipped.wait_for()
+        times = flipped.evaluate(
+            "e => [getComputedStyle(e).animationDuration, getComputedStyle(e).animationName]"
+        )
+        if motion == "reduce":
+            assert float(times[0].rstrip("s")) < 0.001, times
+        else:
+            assert times[1] != "none" and float(times[0].rstrip("s")) >= 0.1, times
+    finally:
+        context.close()
