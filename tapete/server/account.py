@@ -234,6 +234,14 @@ class AccountApi:
             raise Refused("bad_json", 400) from None
         return body if isinstance(body, dict) else {}
 
+    @staticmethod
+    def email_in(body: dict[str, Any]) -> str:
+        """The body's ``email``, normalised; not an address: :class:`Refused`."""
+        email = normal_email(body.get("email"))
+        if email is None:
+            raise Refused("bad_email", 400)
+        return email
+
     async def account_of(self, guest: str) -> Account:
         await self.hall.store_ensure(guest)
         account = await self.accounts.get(guest)
@@ -349,12 +357,10 @@ class AccountApi:
 
     @refusing
     async def link(self, request: Request) -> Response:
-        guest, lang = guest_of(request), lang_of(request)
+        guest = guest_of(request)
         assert guest is not None
         body = await self.read_body(request)
-        email = normal_email(body.get("email"))
-        if email is None:
-            return refusal("bad_email", lang, 400)
+        email = self.email_in(body)
         await self.hall.store_ensure(guest)
         return await self._issue(request, "link", email, guest, send=True)
 
@@ -393,11 +399,8 @@ class AccountApi:
 
     @refusing
     async def recover(self, request: Request) -> Response:
-        lang = lang_of(request)
         body = await self.read_body(request)
-        email = normal_email(body.get("email"))
-        if email is None:
-            return refusal("bad_email", lang, 400)
+        email = self.email_in(body)
         owner = await self.accounts.by_email(email)
         return await self._issue(request, "recover", email, owner, send=owner is not None)
 
@@ -405,9 +408,7 @@ class AccountApi:
     async def confirm_recover(self, request: Request) -> Response:
         lang = lang_of(request)
         body = await self.read_body(request)
-        email = normal_email(body.get("email"))
-        if email is None:
-            return refusal("bad_email", lang, 400)
+        email = self.email_in(body)
         verdict, sent_to = await self._check("recover", body.get("code"), email=email)
         owner = await self.accounts.by_email(sent_to) if sent_to is not None else None
         if verdict != "ok" or owner is None:

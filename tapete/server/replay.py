@@ -20,16 +20,10 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from tapete.i18n.errors import describe
 from tapete.rooms import Room
 from tapete.rooms.replay import NotOver, steps
+from tapete.server.account import Refused, refusing
 from tapete.server.pages import Pages
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
-
-
-class Refusal(Exception):
-    def __init__(self, code: str, status: int) -> None:
-        super().__init__(code)
-        self.code = code
-        self.status = status
 
 
 class Replays:
@@ -38,16 +32,16 @@ class Replays:
         self.pages = pages
 
     async def _open(self, request: Request) -> tuple[Room, int]:
-        """The game and the seat it is seen from; :class:`Refusal` if it may not be."""
+        """The game and the seat it is seen from; :class:`Refused` if it may not be."""
         room = await self.hall.rooms.get(request.path_params["game_id"])
         mine = room.seat_of(guest_of(request)) if room is not None else None
         if room is None or mine is None:
-            raise Refusal("not_your_game", 404)
+            raise Refused("not_your_game", 404)
         asked = request.query_params.get("asiento")
         if asked is None:
             return room, mine
         if not asked.isdigit() or int(asked) >= len(room.record.seats):
-            raise Refusal("bad_seat", 400)
+            raise Refused("bad_seat", 400)
         return room, int(asked)
 
     async def data(self, room: Room, seat: int, mine: int | None, lang: str) -> dict[str, Any]:
@@ -62,22 +56,19 @@ class Replays:
             "steps": steps(room.spec, room.record, log, seat),
         }
 
+    @refusing
     async def get(self, request: Request) -> Response:
-        lang = lang_of(request)
+        room, seat = await self._open(request)
+        mine = room.seat_of(guest_of(request))
         try:
-            room, seat = await self._open(request)
-            mine = room.seat_of(guest_of(request))
-            return JSONResponse(await self.data(room, seat, mine, lang))
-        except Refusal as no:
-            code, status = no.code, no.status
+            return JSONResponse(await self.data(room, seat, mine, lang_of(request)))
         except NotOver:
-            code, status = "not_over", 409
-        return JSONResponse({"error": code, "message": describe(code, lang)}, status_code=status)
+            raise Refused("not_over", 409) from None
 
     async def page(self, request: Request) -> Response:
         try:
             room, seat = await self._open(request)
-        except Refusal as no:
+        except Refused as no:
             return self.pages.not_found(request, describe(no.code, lang_of(request)))
         if not room.finished:  # (still being played: its table)
             return RedirectResponse(f"/partida/{room.id}", status_code=303)
