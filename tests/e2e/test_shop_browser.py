@@ -11,16 +11,36 @@ from browser import PHONE, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
 
 
+def cat_with_coins(page: Page, server_url: str) -> None:
+    """A guest picks the cat avatar (saved: the page comes back with it), then claims the
+    day's 20 coins."""
+    page.goto(server_url + "/perfil")
+    page.locator(".avatar-choice", has_text="Gato").click()
+    page.get_by_role("button", name="Guardar").click()
+    expect(page.locator(".profile-head .avatar-gato")).to_have_count(1)
+    page.get_by_role("button", name="Recoger las monedas de hoy").click()
+    expect(page.locator("#coins")).to_have_text("20")
+
+
+def room_of(host: Page, server_url: str, kind: str) -> str:
+    """A private room of ``kind`` made by ``host`` from the game's page: its code."""
+    host.goto(f"{server_url}/{kind}")
+    host.get_by_role("button", name="Jugar con amigos").click()
+    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    return host.url.rsplit("/", 1)[1]
+
+
+def sit(friend: Page, name: str) -> None:
+    """A friend on the room's page takes a seat with ``name``."""
+    friend.get_by_label("Tu nombre").fill(name)
+    friend.get_by_role("button", name="Sentarme").click()
+
+
 def test_a_card_back_bought_is_what_a_friend_sees(
     desktop: Page, phone: Page, server_url: str, screenshots: Path
 ) -> None:
     host = desktop
-    host.goto(server_url + "/perfil")
-    host.locator(".avatar-choice", has_text="Gato").click()
-    host.get_by_role("button", name="Guardar").click()
-    expect(host.locator(".profile-head .avatar-gato")).to_have_count(1)
-    host.get_by_role("button", name="Recoger las monedas de hoy").click()
-    expect(host.locator("#coins")).to_have_text("20")
+    cat_with_coins(host, server_url)
     host.get_by_role("navigation").get_by_role("link", name="Tienda").click()
     expect(host).to_have_url(f"{server_url}/tienda")
     # too dear: a clear refusal, nothing taken
@@ -36,13 +56,9 @@ def test_a_card_back_bought_is_what_a_friend_sees(
     assert again.status == 409 and again.json()["error"] == "owned_already"
 
     # a private room of One Card with a friend on a phone
-    host.goto(f"{server_url}/onecard")
-    host.get_by_role("button", name="Jugar con amigos").click()
-    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
-    code = host.url.rsplit("/", 1)[1]
+    code = room_of(host, server_url, "onecard")
     phone.goto(f"{server_url}/sala/{code}")
-    phone.get_by_label("Tu nombre").fill("Marta")
-    phone.get_by_role("button", name="Sentarme").click()
+    sit(phone, "Marta")
     expect(host.locator("#start")).to_be_enabled()
     host.locator("#start").click()
     expect(phone.locator(".hand .card")).to_have_count(7)
@@ -73,26 +89,17 @@ def test_a_frame_bought_is_around_the_avatar_friends_see_in_the_room_and_at_rumm
     desktop: Page, phone: Page, server_url: str, screenshots: Path
 ) -> None:
     host = desktop
-    host.goto(server_url + "/perfil")
-    host.locator(".avatar-choice", has_text="Gato").click()
-    host.get_by_role("button", name="Guardar").click()
-    expect(host.locator(".profile-head .avatar-gato")).to_have_count(1)  # (saved: the page again)
-    host.get_by_role("button", name="Recoger las monedas de hoy").click()
-    expect(host.locator("#coins")).to_have_text("20")
+    cat_with_coins(host, server_url)
     host.goto(server_url + "/tienda")
     host.get_by_role("button", name="Comprar Bronce por 20 monedas").click()
     expect(host.locator('.item[data-item="bronce"]')).to_have_class(re.compile("equipped"))
     # a Rummy room: the friend sees the host's avatar, in its frame, among the seats
-    host.goto(f"{server_url}/rummy")
-    host.get_by_role("button", name="Jugar con amigos").click()
-    expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
-    code = host.url.rsplit("/", 1)[1]
+    code = room_of(host, server_url, "rummy")
     phone.goto(f"{server_url}/sala/{code}")
     expect(
         phone.locator(".room-seats li").first.locator(".seat-avatar.cos-bronce .avatar-gato")
     ).to_have_count(1)
-    phone.get_by_label("Tu nombre").fill("Marta")
-    phone.get_by_role("button", name="Sentarme").click()
+    sit(phone, "Marta")
     expect(
         host.locator(".room-seats li").nth(1).locator(".seat-avatar.cos-sin-marco")
     ).to_have_count(1)

@@ -17,6 +17,7 @@ import pytest
 from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, view
 from playwright.sync_api import Page, expect
 from test_guerra_browser import autoplay_to_end, start_game
+from test_shop_browser import room_of, sit
 
 from tests.mailbox import Inbox
 
@@ -76,16 +77,12 @@ def test_guest_links_pays_wears_loses_recovers_and_checks_a_game(
     expect(ana.locator("#coins")).to_have_text("0")
 
     # Marta, on her phone, sees it on Ana's cards in a private room
-    ana.goto(f"{server_url}/onecard")
-    ana.get_by_role("button", name="Jugar con amigos").click()
-    expect(ana).to_have_url(re.compile(r"/sala/\d{6}$"))
-    code = ana.url.rsplit("/", 1)[1]
+    code = room_of(ana, server_url, "onecard")
     marta.goto(server_url + "/")  # (the code, typed in the hall)
     marta.locator("form.join").get_by_label("Código de seis cifras").fill(code)
     marta.locator("form.join").get_by_role("button", name="Unirse").click()
     expect(marta).to_have_url(f"{server_url}/sala/{code}")
-    marta.get_by_label("Tu nombre").fill("Marta")
-    marta.get_by_role("button", name="Sentarme").click()
+    sit(marta, "Marta")
     expect(ana.locator("#start")).to_be_enabled()
     ana.locator("#start").click()
     expect(marta.locator(".hand .card")).to_have_count(7)
