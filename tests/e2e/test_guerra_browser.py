@@ -340,7 +340,10 @@ def test_keyboard_and_card_names(page: Page, server_url: str) -> None:
         "els => els.map(e => e.getAttribute('aria-label'))"
     )
     assert all(re.fullmatch(r".+: (\d+ cartas|1 carta|Eliminado)", g) for g in groups), groups
-    expect(page.locator("#message")).to_have_attribute("aria-live", "polite")
+    # what happens is said in the table's one polite live region (the felt's texts are not)
+    expect(page.locator("#announce")).to_have_attribute("aria-live", "polite")
+    expect(page.locator("#announce")).to_have_attribute("role", "log")
+    expect(page.locator("#announce p").last).to_contain_text("Te llevas 2 cartas con el")
 
 
 # the phone ------------------------------------------------------------------------------------

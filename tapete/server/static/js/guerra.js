@@ -2,7 +2,7 @@
 // (table.js) does the socket, names, the offline banner and the end dialog.
 import { Table } from "./table.js";
 import { _, fmt, ngettext } from "./ui.js";
-import { cardEl, backEl, cardText } from "./cards.js";
+import { cardEl, backEl, cardName, cardText, theCard } from "./cards.js";
 
 const seatsEl = document.getElementById("seats");
 const messageEl = document.getElementById("message");
@@ -176,6 +176,7 @@ function fresh(key, animate) {
   return animate;
 }
 
+/** What the felt says now. */
 function describe(inProgress) {
   if (view.result) return "";
   const table = view.table;
@@ -185,21 +186,25 @@ function describe(inProgress) {
     return _("¡Guerra entre {names}!", { names });
   }
   const last = view.last;
-  if (!inProgress && last) {
-    let text;
-    if (last.winner === null) text = _("Nadie gana: las cartas se quedan en la mesa para el siguiente duelo.");
-    else {
-      const lastStep = last.steps[last.steps.length - 1];
-      const up = lastStep.placed[String(last.winner)].up.map(cardText).join(" + ");
-      const key = last.why === "no_cards" ? _("{name} se lleva {cards} cartas: el resto se quedó sin cartas.") : (last.winner === mySeat ? _("Te llevas {cards} cartas con {card}.") : _("{name} se lleva {cards} cartas con {card}."));
-      text = fmt(key, { name: nameOf(last.winner), cards: last.cards, card: up });
-      if (last.steps.length > 1) text = `${warCry} ${text}`;
-    }
-    if (view.carry) text += " " + ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
-    return text;
-  }
+  if (!inProgress && last) return outcome(last, cardText);
   if (view.carry) return ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
   return view.legal && view.legal.length ? _("Te toca: da la vuelta a tu carta.") : _("Esperando…");
+}
+
+/** How the last duel ended (and what is carried to the next one); ``name`` writes a card
+ * ("7♠" on the felt, «el siete de picas» for the screen reader). */
+function outcome(last, name) {
+  let text;
+  if (last.winner === null) text = _("Nadie gana: las cartas se quedan en la mesa para el siguiente duelo.");
+  else {
+    const lastStep = last.steps[last.steps.length - 1];
+    const up = lastStep.placed[String(last.winner)].up.map(name).join(" + ");
+    const key = last.why === "no_cards" ? _("{name} se lleva {cards} cartas: el resto se quedó sin cartas.") : (last.winner === mySeat ? _("Te llevas {cards} cartas con {card}.") : _("{name} se lleva {cards} cartas con {card}."));
+    text = fmt(key, { name: nameOf(last.winner), cards: last.cards, card: up });
+    if (last.steps.length > 1) text = `${warCry} ${text}`;
+  }
+  if (view.carry) text += " " + ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
+  return text;
 }
 
 function showEnd() {
@@ -250,4 +255,29 @@ autoEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JS
 speedEl.addEventListener("change", () => { localStorage.setItem("guerra.auto", JSON.stringify({ speed: speedEl.value })); scheduleAuto(); });
 
 
-const table = new Table({ render, offline: stopAuto });
+// --- words for the screen reader (table.js speaks them) ---------------------------------
+
+const placing = (v) => v.table.length && v.table.some((st) => Object.keys(st.placed).length);
+
+/** What each contender turned up in a step, card by card in words. */
+const shownIn = (step) => step.contenders
+  .map((s) => `${nameOf(s)}: ${(step.placed[String(s)]?.up || []).map(cardName).join(" + ")}`).join("; ");
+
+function news(_t, before) {
+  if (autoEl.checked) return []; // (autoplay: the end says it all)
+  if (view.last && view.last.n !== before.last?.n) {
+    return [shownIn(view.last.steps[view.last.steps.length - 1]), outcome(view.last, theCard)];
+  }
+  if (placing(view) && view.table.length > before.table.length) {
+    return [shownIn(view.table[view.table.length - 2]), describe(true)];
+  }
+  return [];
+}
+
+function turnWords() {
+  const mine = view.legal && view.legal.some((m) => m.type === "turn");
+  if (!mine || view.result || autoEl.checked) return "";
+  return view.table.length > 1 ? _("Te toca: ¡a la guerra! Da la vuelta con Espacio.") : _("Te toca: da la vuelta con Espacio.");
+}
+
+const table = new Table({ render, offline: stopAuto, news, turnWords });

@@ -2,8 +2,8 @@
 // and sends the player's choices. The table controller (table.js) does the socket, names,
 // clocks, the offline banner and the end dialog; the view says everything the page shows
 // (what fits, what a card did), so no rule of the game is here.
-import { Table } from "./table.js";
-import { $, _, ngettext } from "./ui.js";
+import { Table, newEntries } from "./table.js";
+import { $, _, closeDialog, ngettext, openDialog } from "./ui.js";
 import { cardEl, backEl, cardName, cardText, isJoker, suitName, theCard } from "./cards.js";
 
 const handEl = $("hand");
@@ -18,6 +18,7 @@ let focusIndex = 0;
 let pendingSeven = null; // the card waiting for its suit
 let lastTop = null;
 let drawn = new Set(); // cards just drawn, to show them arriving
+let justDrawn = []; // the cards this message brought to our hand (to say them)
 
 const nameOf = (seat) => table.nameOf(seat);
 const cardsLabel = (n) => ngettext("{n} carta", "{n} cartas", n);
@@ -34,9 +35,11 @@ function render(t, change) {
   view = t.view;
   mySeat = t.mySeat;
   const msg = change.msg;
+  justDrawn = [];
   if (change.type === "update" || change.type === "sync") {
     const mine = (msg.events || []).filter((e) => e.secret && e.seat === mySeat);
-    if (mine.length) drawn = new Set(mine.flatMap((e) => e.secret));
+    justDrawn = mine.flatMap((e) => e.secret);
+    if (mine.length) drawn = new Set(justDrawn);
     else if (msg.seat === mySeat) drawn = new Set();
   }
   focusIndex = Math.min(focusIndex, Math.max(0, view.hand.length - 1));
@@ -271,7 +274,7 @@ function playCard(code) {
 }
 
 function openSuits() {
-  suitsEl.hidden = false;
+  openDialog(suitsEl);
   const counts = { H: 0, D: 0, C: 0, S: 0 };
   view.hand.forEach((c) => { if (c !== pendingSeven && !isJoker(c)) counts[c.slice(-1)] += 1; });
   suitsEl.querySelectorAll("[data-suit]").forEach((b) => {
@@ -281,9 +284,10 @@ function openSuits() {
 }
 
 function closeSuits() {
-  suitsEl.hidden = true;
+  closeDialog(suitsEl);
   pendingSeven = null;
 }
+suitsEl.addEventListener("close", () => { pendingSeven = null; }); // (Esc)
 
 suitsEl.querySelectorAll("[data-suit]").forEach((b) => b.addEventListener("click", () => {
   const code = pendingSeven;
@@ -310,13 +314,34 @@ handEl.addEventListener("keydown", (ev) => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (!suitsEl.hidden) {
-    if (ev.key === "Escape") closeSuits();
-    return;
-  }
+  if (suitsEl.open) return; // (Esc closes it by itself)
   const k = ev.key.toLowerCase();
   if (k === "d" && canDraw()) send({ type: "draw" });
   else if (k === "u" && canCall()) send({ type: "call" });
+  else if (k === "p") {
+    const m = legal().find((x) => x.type === "catch");
+    if (m) send(m);
+  }
 });
 
-const table = new Table({ render, offline: closeSuits });
+// --- words for the screen reader (table.js speaks them) ---------------------------------
+
+function news(_t, before) {
+  const said = newEntries(before.log, view.log).map(describe);
+  if (justDrawn.length) said.push(_("Te llegan: {cards}", { cards: justDrawn.map(cardName).join(", ") }));
+  return said;
+}
+
+function turnWords() {
+  if (view.result) return "";
+  if (!myTurn()) return _("Turno de {name}", { name: nameOf(view.turn) });
+  let text = _("Te toca: arriba, {card}", { card: cardName(view.top) });
+  if (view.suit === null) text += _(" (vale cualquier carta)");
+  else if (view.named) text += _(" (pide {suit})", { suit: suitName(view.named) });
+  if (view.attack && view.target === mySeat) text += _(": +{n} para ti", { n: view.attack });
+  const n = new Set(plays().map((m) => m.card)).size;
+  const fits = n ? ngettext("Te sirve {n} carta.", "Te sirven {n} cartas.", n) : _("No te sirve ninguna: roba con D.");
+  return `${text}. ${fits}`;
+}
+
+const table = new Table({ render, offline: closeSuits, news, turnWords });

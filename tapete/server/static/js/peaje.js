@@ -3,7 +3,7 @@
 // carries what the page shows (the route in play, the misses left, the odds, what this phone
 // may do). The table controller (table.js) does the socket, the room bar and the end dialog.
 import { Table } from "./table.js";
-import { $, _, ngettext, num, toast } from "./ui.js";
+import { $, _, closeDialog, ngettext, num, openDialog, toast } from "./ui.js";
 import { cardEl, backEl, cardText, theCard } from "./cards.js";
 
 const SHORT = {
@@ -189,6 +189,9 @@ function renderAnswers() {
   const box = $("answers");
   const prompt = $("prompt");
   const legal = view.legal || [];
+  // the buttons are drawn anew: a keyboard that was on them lands on the new first one
+  const active = document.activeElement;
+  const keep = box.contains(active) || !active || active === document.body;
   box.className = "answers";
   if (view.result) { prompt.textContent = ""; box.replaceChildren(); return; }
   // among friends, another phone may be the one to act: say who, and offer nothing here
@@ -215,6 +218,7 @@ function renderAnswers() {
     prompt.textContent = (view.last.right.length ? _("Fallo: ha salido {card}. Se retira del mazo.", { card }) : _("Empate con {card}: cuenta como fallo.", { card })) + waitFor(elsewhere);
     box.replaceChildren(...(may("confirm_miss") ? [button(_("Confirmar fallo"), { type: "confirm_miss" }, "wide bad")] : []));
   } else box.replaceChildren();
+  if (keep && box.firstElementChild && !document.querySelector("dialog[open]")) box.firstElementChild.focus();
 }
 
 function renderOdds() {
@@ -282,7 +286,7 @@ function renderCounters() {
 
 function renderToll() {
   const box = $("toll");
-  if (view.phase !== "toll" || !view.toll) { box.hidden = true; return; }
+  if (view.phase !== "toll" || !view.toll) { closeDialog(box); return; }
   $("toll-title").textContent = view.toll.direction === "back" ? _("¡Peaje! (de vuelta)") : _("¡Peaje!");
   $("toll-what").textContent = _("Toca pagar: {what}.", { what: view.config.toll });
   const payer = $("toll-payer");
@@ -301,22 +305,22 @@ function renderToll() {
     }
   }
   $("toll-ok").hidden = !may("confirm_toll"); // a spectator watches it paid
-  const wasHidden = box.hidden;
-  box.hidden = false;
+  const wasHidden = !box.open;
+  openDialog(box, { sticky: true, then: () => $("answers").firstElementChild });
   if (wasHidden && may("confirm_toll")) $("toll-ok").focus();
 }
 
 function maybeHandover() {
   // a route of its own for each player (turnos rápidos): the phone changes hands
   const box = $("handover");
-  if (view.result || view.phase === "toll" || view.routes.length < 2 || phones()) { box.hidden = true; return; }
+  if (view.result || view.phase === "toll" || view.routes.length < 2 || phones()) { closeDialog(box); return; }
   if (shownFor === null) { shownFor = view.playing; return; }
   if (shownFor === view.playing) return;
   shownFor = view.playing;
   $("handover-title").textContent = _("Turno de {name}", { name: playerName(view.current) });
   const r = routeNow();
   $("handover-text").textContent = _("Pasa el móvil. Tu ruta sigue donde la dejaste: posición {pos}, fallos: {misses}.", { pos: r.pos, misses: r.misses });
-  box.hidden = false;
+  openDialog(box, { sticky: true, then: () => $("answers").firstElementChild });
   $("handover-ok").focus();
 }
 
@@ -335,7 +339,7 @@ function showEnd() {
   });
 }
 
-$("handover-ok").addEventListener("click", () => { $("handover").hidden = true; });
+$("handover-ok").addEventListener("click", () => closeDialog($("handover")));
 $("toll-ok").addEventListener("click", () => table.move({ type: "confirm_toll" }));
 $("odds-toggle").addEventListener("click", () => {
   oddsOpen = !oddsOpen;
@@ -343,4 +347,27 @@ $("odds-toggle").addEventListener("click", () => {
   if (view) renderOdds();
 });
 
-const table = new Table({ render });
+// --- words for the screen reader (table.js speaks them) ---------------------------------
+
+function news(_t, before) {
+  const said = [];
+  const last = routeNow().last;
+  const was = before.routes[before.playing]?.last;
+  if (last && (!was || revealKey(was) !== revealKey(last) || was.hit !== last.hit)) {
+    const card = theCard(last.card);
+    if (last.hit === null) said.push(_("Sale {card}", { card }));
+    else said.push(last.hit ? _("Sale {card}: ¡acierto!", { card }) : _("Sale {card}: fallo", { card }));
+  }
+  if (view.phase === "toll" && before.phase !== "toll") {
+    said.push($("toll-title").textContent, $("toll-what").textContent, $("toll-payer").hidden ? "" : $("toll-payer").textContent);
+  }
+  if ($("handover").open && before.playing !== view.playing) said.push($("handover-title").textContent, $("handover-text").textContent);
+  return said;
+}
+
+function turnWords() {
+  if (view.result || view.phase === "toll") return ""; // (the toll says what to do)
+  return [$("who").textContent, $("prompt").textContent].filter(Boolean).join(". ");
+}
+
+const table = new Table({ render, news, turnWords });

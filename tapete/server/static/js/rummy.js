@@ -3,7 +3,7 @@
 // what is wrong, what the meld is worth and how each set reads. This page draws the views
 // and the reports and names tiles in the page's language; it knows no rule. The table
 // controller (table.js) does the socket, names, the offline banner and the end dialog.
-import { Table } from "./table.js";
+import { Table, newEntries } from "./table.js";
 import { $, _, fmt, ngettext, toast } from "./ui.js";
 
 // --- names (the same message ids as tapete/games/rummy/names.py) ---------------------
@@ -689,8 +689,43 @@ function adopt(t, change) {
   render();
 }
 
+// --- words for the screen reader (table.js speaks them) ---------------------------------
+
+/** The tiles in `now` that `before` did not have (both lists of codes). */
+function added(before, now) {
+  const left = [...(before || [])];
+  return (now || []).filter((c) => {
+    const i = left.indexOf(c);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
+
+function news(_t, before) {
+  return newEntries(before.log, view.log).map((e) => {
+    let text = describe(e);
+    if (e.t === "play" && e.seat !== mySeat) text += `: ${e.tiles.map(tileName).join(", ")}`;
+    if (e.t === "draw" && e.seat === mySeat && before.hand === view.hand) {
+      const got = added(before.rack, view.rack);
+      if (got.length) text += `: ${got.map(theTile).join(", ")}`;
+    }
+    return text;
+  }).concat(view.waiting.length && !before.waiting.length && view.last_hand ? [handText(view.last_hand)] : []);
+}
+
+function turnWords() {
+  if (view.result) return "";
+  if (view.waiting.length) return _("Fin de la mano {n}", { n: view.last_hand.hand });
+  if (!myTurn()) return _("Turno de {name}", { name: nameOf(view.turn) });
+  const tiles = ngettext("{n} ficha", "{n} fichas", view.rack.length);
+  return view.melded[mySeat] ? _("Te toca: tienes {tiles}", { tiles }) : _("Te toca: tienes {tiles} y te falta la bajada", { tiles });
+}
+
 const table = new Table({
   render: adopt,
+  news,
+  turnWords,
   message(msg) {
     if (msg.type === "checked") { checked(msg); return true; }
     if (msg.type === "hint") { applyHint(msg.move); return true; }

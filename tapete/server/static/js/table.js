@@ -5,7 +5,10 @@
 // (replay.js) stands in for the socket.
 import { GameSocket } from "./net.js";
 import { Replay } from "./replay.js";
-import { $, _, avatarEl, ngettext, toast } from "./ui.js";
+import { $, _, avatarEl, closeDialog, ngettext, openDialog, toast } from "./ui.js";
+
+/** A sentence ends with its stop (a text that ends in ! ? … or . keeps its own). */
+const sentence = (text) => (/[.!?…»)]$/.test(text) ? text : `${text}.`);
 
 export class Table {
   /**
@@ -15,6 +18,9 @@ export class Table {
    * @param {(msg: object) => boolean} [game.message] handles a message type of its own
    *   (return true if it did); called before the standard handling
    * @param {(table: Table) => void} [game.offline] the connection dropped
+   * @param {(table: Table, before: object) => string[]} [game.news] what just happened, in
+   *   words, for the screen reader's announcements (``before``: the view before the message)
+   * @param {(table: Table) => string} [game.turnWords] whose turn it is (and what to do), in words
    */
   constructor(game) {
     this.game = game;
@@ -26,6 +32,9 @@ export class Table {
     this.clocks = []; // [{kind, seat, until}] (until: performance.now() ms)
     this.connEl = $("conn");
     this.endEl = $("end");
+    this.announcer = $("announce"); // the polite live region a screen reader speaks from
+    this.spokenTurn = null;
+    this.warned = new Set(); // the turn clocks already announced as running out
     const bar = $("roombar");
     this.room = bar ? bar.dataset.room : null; // a game among friends: its room's code
     this.lobby = null;
@@ -47,6 +56,17 @@ export class Table {
       again.addEventListener("click", () => this.rematch());
     }
     if (again && again.dataset.close !== undefined) again.addEventListener("click", () => this.hideEnd());
+    const keys = $("keys"); // the key help (templates/_keys.html): ? or the footer's button
+    if (keys) {
+      $("keys-open").addEventListener("click", () => openDialog(keys));
+      $("keys-close").addEventListener("click", () => closeDialog(keys));
+      document.addEventListener("keydown", (ev) => {
+        if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+        if (document.querySelector("dialog[open]:not(#keys)")?.matches(":modal")) return; // (another dialog first)
+        ev.preventDefault();
+        if (keys.open) closeDialog(keys); else openDialog(keys);
+      });
+    }
     this.tick = setInterval(() => this.updateCountdowns(), 250);
     window.__tapete = this; // browser tests read view and version here
   }
@@ -80,6 +100,7 @@ export class Table {
 
   receive(msg) {
     this.connEl.hidden = true;
+    const prev = this.view;
     if (msg.type === "lobby") { this.lobbyChanged(msg); return; }
     if (msg.type === "presence") { this.presenceChanged(msg); return; }
     if (msg.type === "reaction") { this.reacted(msg); return; }
@@ -104,8 +125,31 @@ export class Table {
     const clocks = msg.clocks || (msg.sync && msg.sync.clocks);
     if (clocks) this.setClocks(clocks);
     if (!this.view) return;
+    const before = msg.type === "update" || msg.type === "sync" ? prev : null;
     this.game.render(this, { type: msg.type, msg, animate });
+    this.speak(before);
     this.updateCountdowns();
+  }
+
+  // the screen reader's announcements: what happened, then whose turn it is
+
+  /** Say a sentence in the live region (a log: each one is spoken, none replaces another). */
+  announce(text) {
+    if (!text || !this.announcer) return;
+    const p = document.createElement("p");
+    p.textContent = text;
+    this.announcer.append(p);
+    while (this.announcer.children.length > 8) this.announcer.firstElementChild.remove();
+  }
+
+  speak(before) {
+    const news = before && this.game.news ? this.game.news(this, before).filter(Boolean) : [];
+    const turn = this.game.turnWords ? this.game.turnWords(this) : "";
+    if (turn && (news.length || turn !== this.spokenTurn)) news.push(turn);
+    this.spokenTurn = turn;
+    if (news.length) this.announce(news.map(sentence).join(" "));
+    if (this.endWords) this.announce(this.endWords); // (the end after the move that ended it)
+    this.endWords = null;
   }
 
   offline() {
@@ -135,15 +179,28 @@ export class Table {
       el.hidden = left === null;
     }
     this.updatePresence();
+    const turn = this.clocks.find((c) => c.kind === "turn");
+    const left = turn ? Math.max(0, turn.until - performance.now()) : 0;
+    if (turn) this.warnClock(turn, left);
     const bar = $("turnclock");
     if (!bar) return;
-    const turn = this.clocks.find((c) => c.kind === "turn");
     bar.hidden = !turn;
     if (!turn) return;
-    const left = Math.max(0, turn.until - performance.now());
     $("turnclock-label").textContent = _("{name}: {n} s", { name: this.nameOf(turn.seat), n: Math.ceil(left / 1000) });
     $("turnclock-fill").style.width = `${Math.round((100 * left) / Math.max(1, turn.of))}%`;
     bar.classList.toggle("low", left < 10_000);
+  }
+
+  /** The turn clock's last ten seconds, and its last five, said once each. */
+  warnClock(turn, left) {
+    for (const at of [10, 5]) {
+      const key = `${turn.seat}:${Math.round(turn.until)}:${at}`;
+      if (left > at * 1000 || left <= (at - 1) * 1000 || this.warned.has(key)) continue;
+      this.warned.add(key);
+      this.announce(turn.seat === this.mySeat
+        ? _("Te quedan {n} segundos", { n: at })
+        : _("A {name} le quedan {n} segundos", { name: this.nameOf(turn.seat), n: at }));
+    }
   }
 
   // a game among friends: the room around the table
@@ -245,11 +302,27 @@ export class Table {
     }));
     const again = $("again");
     if (again.dataset.rematch !== undefined) again.hidden = this.mySeat === null; // watching
-    const wasHidden = this.endEl.hidden;
-    this.endEl.hidden = false;
+    const wasHidden = !this.endEl.open;
+    // (a replay's step bar stays in use above it: not modal there)
+    openDialog(this.endEl, { modal: !this.replaying, sticky: true });
     this.endEl.classList.toggle("won", !!end.won);
-    if (wasHidden) $("again").focus();
+    if (wasHidden) {
+      $("again").focus();
+      this.endWords = [end.title, end.reason].filter(Boolean).map(sentence).join(" ");
+    }
   }
 
-  hideEnd() { this.endEl.hidden = true; }
+  hideEnd() { closeDialog(this.endEl); }
+}
+
+/** The entries of a log (the view's last few events, oldest first, the oldest dropped as
+ * new ones come) that are not in the log before: after the longest overlap of its end with
+ * the new one's start. */
+export function newEntries(before, now) {
+  const a = (before || []).map((e) => JSON.stringify(e));
+  const b = (now || []).map((e) => JSON.stringify(e));
+  for (let k = Math.min(a.length, b.length); k > 0; k--) {
+    if (a.slice(a.length - k).every((x, i) => x === b[i])) return now.slice(k);
+  }
+  return now || [];
 }

@@ -57,3 +57,20 @@ export function toast(text) {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
 }
+
+/** Open a <dialog> (modal: the rest of the page inert, Esc cancels it unless ``sticky``);
+ * when it closes, the focus goes back where it was (or, if that is gone, to ``then()``). */
+export function openDialog(dialog, { modal = true, sticky = false, then = null } = {}) {
+  if (dialog.open) return;
+  const back = document.activeElement;
+  dialog.oncancel = sticky ? (ev) => ev.preventDefault() : null;
+  dialog.addEventListener("close", () => {
+    const to = back && back.isConnected && back !== document.body ? back : then && then();
+    if (to) to.focus();
+  }, { once: true });
+  if (modal) dialog.showModal(); else dialog.show();
+}
+
+export function closeDialog(dialog) {
+  if (dialog.open) dialog.close();
+}
