@@ -122,6 +122,13 @@ def test_rummy_shows_the_racks_the_table_hid(
     expect(page.locator("#replay-step")).to_have_text("El reparto · 1 jugada")
     other = page.locator(".rm-player").nth(1).locator(".rm-open .tile")
     expect(other).to_have_count(7)  # (Sofía's rack, which the table only counted)
+    # each tile with its colour's mark, as on the table and in the rules (never colour alone)
+    marks = other.evaluate_all(
+        "els => els.map((e) => [e.className.match(/c-(\\w)/)?.[1],"
+        " e.querySelector('.m')?.textContent])"
+    )
+    assert marks == [[c, {"R": "●", "A": "■", "N": "▲", "O": "◆"}[c]] for c, _m in marks]
+    assert {c for c, _m in marks} == {"R", "A", "N", "O"}
     expect(page.locator(".rm-player.me .rm-open")).to_have_count(0)  # (ours is the rack below)
     expect(page.locator("#rack .tile")).to_have_count(3)
     for tile in page.locator("#rack .tile").all():

@@ -521,3 +521,36 @@ def test_the_table_in_english(english: Page, server_url: str, screenshots: Path)
     expect(page.locator("#again")).to_have_text("New game")
     expect(page.locator("#turn-label")).to_have_text("Game over")
     shot(page, screenshots / "rummy-end-en.png")
+
+
+# the colours' marks --------------------------------------------------------------------------
+
+MARKS = {"R": "●", "A": "■", "N": "▲", "O": "◆"}
+"""Rojo a circle, azul a square, negro a triangle, naranja a diamond: the colour is never the
+only clue (the rules' legend says so)."""
+RULES_CLASS = {"rojo": "R", "azul": "A", "negro": "N", "naranja": "O"}
+
+
+def test_every_colour_has_its_mark_on_the_table_and_in_the_rules(
+    page: Page, server_url: str
+) -> None:
+    from_position(page, server_url, KEYS)
+    on_table = page.locator("#rack .tile:not(.joker)").evaluate_all(
+        "els => els.map((e) => [e.dataset.code.slice(-1), e.querySelector('.m').textContent])"
+    )
+    assert {c for c, _m in on_table} == set(MARKS)
+    assert all(MARKS[c] == m for c, m in on_table), on_table
+    page.goto(f"{server_url}/reglas/rummy")
+    legend = page.locator(".legend .mini-tile:not(.comodin)").evaluate_all(
+        "els => els.map((e) => [e.classList[1], getComputedStyle(e, '::after').content])"
+    )
+    assert [(RULES_CLASS[c], m.strip('"')) for c, m in legend] == list(MARKS.items())
+    expect(page.locator(".legend li")).to_have_text(
+        [
+            "7 rojo (círculo)",
+            "7 azul (cuadrado)",
+            "7 negro (triángulo)",
+            "7 naranja (rombo)",
+            "★ comodín (estrella)",
+        ]
+    )

@@ -270,6 +270,12 @@ function renderPlayers() {
         const t = document.createElement("span");
         t.className = `tile mini ${isJoker(code) ? "joker" : `c-${colOf(code)}`}`;
         t.textContent = isJoker(code) ? "★" : String(numOf(code));
+        if (!isJoker(code)) { // (its colour's mark, as on every tile: never the colour alone)
+          const m = document.createElement("span");
+          m.className = "m";
+          m.textContent = MARKS[colOf(code)];
+          t.append(m);
+        }
         t.setAttribute("aria-hidden", "true");
         return t;
       }));
