@@ -18,7 +18,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from tapete.i18n import SHARED, accept_language, number, percent, pick_lang, translations
-from tapete.server.assets import static
+from tapete.server.assets import preloads, static
 from tapete.server.guests import LANG_COOKIE, cookies_of
 from tapete.server.limits import Limits
 from tapete.server.origin import is_https
@@ -70,6 +70,7 @@ class Renderer:
         env.filters["percent"] = _percent
         env.filters["number"] = _number
         env.globals["static"] = static
+        env.globals["preloads"] = preloads
 
     def render(
         self,

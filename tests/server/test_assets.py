@@ -4,9 +4,12 @@ versioned and revalidated otherwise."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
+import pytest
 from starlette.testclient import TestClient
 
+from tapete.server import assets
 from tapete.server.assets import version
 
 
@@ -36,3 +39,39 @@ def test_text_is_served_compressed(client: TestClient) -> None:
         raw = client.get(url, headers={"accept-encoding": "identity"})
         assert "content-encoding" not in raw.headers
         assert r.content == raw.content  # the client decompressed the same bytes
+
+
+def test_a_module_imports_its_modules_by_version_and_a_table_preloads_them(
+    client: TestClient,
+) -> None:
+    """A module's imports carry the versions of the modules they name (so the whole graph
+    is cached for good), and a table's page preloads every module its game's imports
+    reach, so a first visit asks for them at once rather than one import after another."""
+    text = client.get(f"/static/js/table.js?v={version('js/table.js')}").text
+    imports = re.findall(r'from "\./([\w.]+\.js)\?v=([0-9a-f]{10})"', text)
+    assert {name for name, _v in imports} == {"net.js", "replay.js", "ui.js"}
+    for name, v in imports:
+        assert v == version(f"js/{name}")
+    page = client.post("/onecard/nueva", data={"players": "2", "level": "facil"})
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([\w.]+)\?v=', page.text)
+    assert preloaded[0] == "onecard.js"
+    assert set(preloaded) == {"onecard.js", "table.js", "ui.js", "cards.js", "net.js", "replay.js"}
+
+
+def test_a_version_follows_the_modules_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module's version is its served text's: one that imports another changes with it."""
+    table, ui, net = (assets.version(f"js/{n}.js") for n in ("table", "ui", "net"))
+    real = assets.source.__wrapped__
+
+    def edited(path: str) -> bytes:
+        data = real(path)
+        return data + b"\n// edited\n" if path == "js/ui.js" else data
+
+    monkeypatch.setattr(assets, "source", cache(edited))
+    assets.version.cache_clear()
+    try:
+        assert assets.version("js/ui.js") != ui
+        assert assets.version("js/table.js") != table  # (it imports ui.js)
+        assert assets.version("js/net.js") == net  # (it imports nothing)
+    finally:
+        assets.version.cache_clear()

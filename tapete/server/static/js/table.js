@@ -127,6 +127,10 @@ export class Table {
     if (!this.view) return;
     const before = msg.type === "update" || msg.type === "sync" ? prev : null;
     this.game.render(this, { type: msg.type, msg, animate });
+    if (!this.drawnAt) { // (when the table was first drawn: bench/page_weight.py reads it)
+      this.drawnAt = performance.timeOrigin + performance.now();
+      performance.mark("tapete-drawn");
+    }
     this.speak(before);
     this.updateCountdowns();
   }
