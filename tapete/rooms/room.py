@@ -228,7 +228,18 @@ class Room:
             self._back(seat)
         else:
             self._presence_changed(skip=conn)
-        message = {
+        message = self.joined(guest, lang)
+        message["missed"] = self.stream.missed(since, self.version, seat)
+        message["presence"] = self.presence()
+        return conn, message
+
+    def joined(self, guest: str | None, lang: str = "es") -> Message:
+        """What a seat (or a spectator) is shown of the game now: the ``joined`` message a
+        connection gets (less who is connected, which the connection changes), which a
+        table's page also carries so as to draw at once. The caller has awaited
+        :meth:`durable`."""
+        seat = self.seat_of(guest)
+        return {
             "type": "joined",
             "game": self.id,
             "kind": self.record.kind,
@@ -237,11 +248,9 @@ class Room:
             "version": self.version,
             "view": self.game.view(self.state, seat),
             "clocks": self.clocks.json(),
-            "missed": self.stream.missed(since, self.version, seat),
+            "missed": [],
             "draft": self.draft_of(seat),
-            "presence": self.presence(),
         }
-        return conn, message
 
     def unsubscribe(self, conn: int) -> None:
         sub = self.stream.subscribers.get(conn)

@@ -169,6 +169,10 @@ class Pages:
         account = None
         if guest is not None and self.hall.store is not None:
             account = await self.hall.store.accounts.get(guest)
+        first = None
+        if replay is None:  # the table as the socket's «joined» would show it, drawn at once
+            await room.durable()
+            first = room.joined(guest, lang)
         return self.render(
             request,
             f"{found.key}_table.html",
@@ -187,6 +191,7 @@ class Pages:
             commitment=self.commitment(room),
             avatars=AVATAR_KEYS,
             replay=replay,
+            first=first,
         )
 
     def commitment(self, room: Room) -> str | None:

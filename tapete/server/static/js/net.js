@@ -10,6 +10,8 @@ export class GameSocket {
     this.delay = 250;
     this.ref = 0;
     this.closed = false;
+    this.opened = false; // (before the first open, a move waits for it: the page drew the table)
+    this.queued = null;
     this.connect();
   }
 
@@ -20,7 +22,10 @@ export class GameSocket {
     ws.onopen = () => {
       this.delay = 250;
       ws.send(JSON.stringify({ type: "join", game: this.gameId, version: this.version }));
+      this.opened = true;
       this.handlers.open?.();
+      if (this.queued) ws.send(JSON.stringify(this.queued));
+      this.queued = null;
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -48,9 +53,12 @@ export class GameSocket {
   }
 
   move(move) {
-    if (!this.open) return false;
+    const first = !this.opened && this.ws && this.ws.readyState === WebSocket.CONNECTING;
+    if (!this.open && !(first && !this.queued)) return false;
     this.ref += 1;
-    this.ws.send(JSON.stringify({ type: "move", version: this.version, move, ref: this.ref }));
+    const message = { type: "move", version: this.version, move, ref: this.ref };
+    if (this.open) this.ws.send(JSON.stringify(message));
+    else this.queued = message; // (sent once the socket has joined)
     return true;
   }
 }

@@ -22,7 +22,11 @@ function connect() {
       const changed = JSON.stringify(msg.options) !== JSON.stringify(room.options);
       room = msg;
       if (changed) refreshSummary();
-      if (started || (msg.status === "playing" && msg.game_id)) { location.reload(); return; }
+      if (started || (msg.status === "playing" && msg.game_id)) {
+        history.scrollRestoration = "manual"; // (the table is another page: from its top)
+        location.reload();
+        return;
+      }
       render();
     } else if (msg.type === "error") {
       if (msg.lobby) { room = msg.lobby; render(); }

@@ -5,7 +5,7 @@
 // (replay.js) stands in for the socket.
 import { GameSocket } from "./net.js";
 import { Replay } from "./replay.js";
-import { $, _, avatarEl, closeDialog, ngettext, openDialog, toast } from "./ui.js";
+import { $, _, avatarEl, closeDialog, ngettext, openDialog, pageData, toast } from "./ui.js";
 
 /** A sentence ends with its stop (a text that ends in ! ? … or . keeps its own). */
 const sentence = (text) => (/[.!?…»)]$/.test(text) ? text : `${text}.`);
@@ -66,6 +66,13 @@ export class Table {
         ev.preventDefault();
         if (keys.open) closeDialog(keys); else openDialog(keys);
       });
+    }
+    // the page carries the table as the socket's «joined» shows it: drawn at once (once the
+    // game's module has its table), the socket bringing what changed since
+    const first = pageData("tapete-first");
+    if (first && !this.replaying) {
+      this.sock.version = first.version;
+      queueMicrotask(() => { if (this.view === null) this.receive(first); });
     }
     this.tick = setInterval(() => this.updateCountdowns(), 250);
     window.__tapete = this; // browser tests read view and version here
@@ -212,6 +219,7 @@ export class Table {
   lobbyChanged(lobby) {
     this.lobby = lobby;
     if (lobby.game_id && lobby.game_id !== this.root.dataset.game) {
+      history.scrollRestoration = "manual"; // (the rematch's table: from its top)
       location.reload(); // the rematch has begun: its table
       return;
     }
