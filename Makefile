@@ -41,8 +41,17 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/tapete catalogs check
 
+# The browser tests and the rest at once, in two processes (each with its own servers on free
+# ports): the browser suite mostly waits on Chromium and its server, the rest is Python on
+# the other core. The browser suite's report follows the rest's; either failing fails.
 test: $(VENV)/.dev system-deps lint
-	$(PY) -m pytest -W error
+	@log=$$(mktemp); \
+	$(PY) -m pytest -W error tests/e2e >"$$log" 2>&1 & browser=$$!; \
+	$(PY) -m pytest -W error --ignore=tests/e2e; rest=$$?; \
+	wait $$browser; e2e=$$?; \
+	echo "== the browser tests (tests/e2e) =="; cat "$$log"; rm -f "$$log"; \
+	echo "== the rest: exit $$rest; the browser tests: exit $$e2e =="; \
+	[ $$rest -eq 0 ] && [ $$e2e -eq 0 ]
 
 bench: $(VENV)/.installed
 	$(PY) bench/guerra.py

@@ -186,6 +186,7 @@ def test_one_card_by_keyboard_and_ear(page: Page, server_url: str, screenshots: 
     expect(page.locator('#suits [data-suit="S"]')).to_be_focused()
     keys.press("Enter")
     expect(suits).to_be_hidden()
+    expect(page.locator("#hand .card")).to_have_count(1)  # (the 7 has gone down)
     now = keys.focus()
     assert now is not None and now["hand"] and now["code"] == "5S", now  # back in the hand
     hears(page, r"^Echas el siete de diamantes y pides picas\.")

@@ -56,7 +56,9 @@ def visible_rummy(room: Room, seat: int) -> Counter[str]:
 
 def without_history(frame: dict[str, Any]) -> dict[str, Any]:
     """A frame without the log of past plays: every card in it was played face up for all
-    to see (some are back in a reshuffled stock by now, which is no secret)."""
+    to see (some are back in a reshuffled stock by now, which is no secret); nor the game's
+    random id, which may spell a card («…-2C»)."""
+    frame = {k: v for k, v in frame.items() if k != "game"}
     view = frame.get("view")
     if isinstance(view, dict) and "log" in view:
         return {**frame, "view": {k: v for k, v in view.items() if k != "log"}}
