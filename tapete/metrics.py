@@ -52,8 +52,8 @@ COMMIT_BATCH = Histogram(
 )
 COMMIT_SECONDS = Histogram(
     "tapete_commit_seconds",
-    "Each batch's transaction on the writer's thread, waiting for the database's write lock "
-    "included.",
+    "Each batch's transaction (on the event loop for SQLite, on the writer's thread for "
+    "PostgreSQL, waiting for the database's write lock included).",
     buckets=LATENCY_BUCKETS,
     registry=None,
 )
@@ -65,8 +65,14 @@ WRITER_WAIT_SECONDS = Histogram(
 )
 BATCH_START_SECONDS = Histogram(
     "tapete_commit_start_seconds",
-    "A move's wait from queued until the writer's thread begins its batch.",
+    "A move's wait from queued until the writer begins its batch.",
     buckets=LATENCY_BUCKETS,
+    registry=None,
+)
+COMMIT_BUSY = Counter(
+    "tapete_commit_busy",
+    "SQLite: batches put back (and tried again 1 ms later) because another connection held "
+    "the write lock.",
     registry=None,
 )
 ERRORS = Counter("tapete_errors", "Refusals sent to clients, by code.", ["code"], registry=None)
@@ -87,6 +93,7 @@ OWN = (
     COMMIT_SECONDS,
     WRITER_WAIT_SECONDS,
     BATCH_START_SECONDS,
+    COMMIT_BUSY,
     ERRORS,
     SOCKETS_OPENED,
     GC_SECONDS,

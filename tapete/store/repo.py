@@ -470,10 +470,16 @@ def _seat_row(room_id: str, n: int, seat: dict[str, Any]) -> RoomSeatRow:
 
 
 def _sqlite_writer(dbapi_connection: Any, record: Any) -> None:
-    """The move writer's connection: its transactions are begun by SQLAlchemy, not guessed
-    by Python's sqlite3 from a statement's first word (which takes ``WITH … UPDATE`` for a
-    read and runs it outside any transaction)."""
+    """The move writer's connection, used on the event loop: its transactions are begun by
+    SQLAlchemy, not guessed by Python's sqlite3 from a statement's first word (which takes
+    ``WITH … UPDATE`` for a read and runs it outside any transaction); it never waits for the
+    write lock (the writer tries again a millisecond later) and never checkpoints (its
+    checkpointer's thread does)."""
     _sqlite_pragmas(dbapi_connection, record)
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA busy_timeout=0")
+    cur.execute("PRAGMA wal_autocheckpoint=0")
+    cur.close()
     dbapi_connection.isolation_level = None
 
 

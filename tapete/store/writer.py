@@ -1,20 +1,34 @@
 """Group commit: one writer per database puts every move that arrived meanwhile into one
 transaction.
 
-A room hands its move to :meth:`MoveWriter.append` and waits; the writer's own thread takes
-every move queued (up to :data:`MAX_BATCH`) and writes them in one transaction with a
-synchronous connection, tells the event loop which moves are durable, and goes on to the
-next batch without waiting for the loop: a
-fenced ``UPDATE`` of each game's version (a game not at the version the move expects is not
-touched) and one ``INSERT`` of the moves, each one statement for the whole batch (``WITH v
-AS (VALUES …) UPDATE … FROM v RETURNING``, its SQL made once a size and bound by the driver),
-then one commit. One statement a batch, not one a move: on PostgreSQL each statement is a
-round trip, and on SQLite each lets go of the GIL and must take it back from a busy event
-loop (bench/RESULTS.md). Only then is each room told whether its move is durable. While one
-batch commits the next fills, so the batch grows with the load and a lone move waits for
-nobody: there is no timer.
+A room hands its move to :meth:`MoveWriter.append` and waits. The writer takes every move
+queued (up to :data:`MAX_BATCH`) and writes them in one transaction with a synchronous
+connection: a fenced ``UPDATE`` of each game's version (a game not at the version the move
+expects is not touched) and one ``INSERT`` of the moves, each one statement for the whole
+batch (``WITH v AS (VALUES …) UPDATE … FROM v RETURNING``, its SQL made once a size and
+bound by the driver), then one commit. Only then is each room told whether its move is
+durable. There is no timer: a lone move waits for nobody, and under load a batch grows by
+itself.
 
-"Committed before anyone is told" holds as before: a room still awaits its own move's
+Where the batch is written depends on the database:
+
+- **PostgreSQL**: on the writer's own thread. Each statement is a round trip over the
+  network, which must not stop the event loop; while one batch commits the next fills, and
+  the thread goes straight on to it without waiting for the loop.
+- **SQLite**: on the event loop itself, once per turn of the loop, after the rooms that
+  moved in that turn have queued their moves. A commit in WAL mode with
+  ``synchronous=NORMAL`` is a few writes to the log's file, no round trip and no fsync
+  (tens of microseconds), while on a thread each of the driver's calls lets go of the GIL
+  and must take it back from the busy loop: with 5,000 players the wait for a batch to begin
+  was the largest term of a move's p99 (bench/RESULTS.md, «The writer on the loop»). The
+  loop's connection never waits for the database's write lock (``busy_timeout=0``): when
+  another connection holds it (an account's or a room's transaction, between two of its
+  awaits) the batch is rolled back untouched and tried again a millisecond later, so the
+  loop never blocks on a lock that is waiting for the loop. The write-ahead log is written
+  back into the database (checkpointed) by a thread of its own, never by a commit on the
+  loop (``wal_autocheckpoint=0`` on the loop's connection): that is where the fsyncs are.
+
+"Committed before anyone is told" holds either way: a room still awaits its own move's
 commit before it shows the move.
 """
 
@@ -24,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -32,12 +47,27 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, update
+from sqlalchemy.exc import OperationalError
 
-from tapete.metrics import BATCH_START_SECONDS, COMMIT_BATCH, COMMIT_SECONDS, WRITER_WAIT_SECONDS
+from tapete.metrics import (
+    BATCH_START_SECONDS,
+    COMMIT_BATCH,
+    COMMIT_BUSY,
+    COMMIT_SECONDS,
+    WRITER_WAIT_SECONDS,
+)
 from tapete.store.models import GameRow, MoveRow
 
 MAX_BATCH = 500
 """The most moves one transaction holds (a bound on its statement's size)."""
+
+RETRY_SECONDS = 0.001
+"""On SQLite, how long a batch put back for the write lock waits before it is tried again."""
+
+CHECKPOINT_SECONDS = 1.0
+"""On SQLite, how often the checkpointer's thread writes the log back into the database."""
+
+_SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (the low byte of an extended code)
 
 
 def _same(value: Any) -> Any:
@@ -59,9 +89,17 @@ class Pending:
     at: float = field(default_factory=time.perf_counter)
 
 
+def _busy(exc: OperationalError) -> bool:
+    """SQLite said another connection holds the write lock (nothing of ours was written)."""
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _SQLITE_BUSY
+
+
 class MoveWriter:
     """The one writer of moves for a database (``engine``: a synchronous one, used from the
-    writer's thread only). ``observe`` is told each batch's size (tests)."""
+    writer's thread only on PostgreSQL, from the event loop only on SQLite, whose connection
+    must not wait for the write lock nor checkpoint: see ``_sqlite_writer`` in
+    :mod:`tapete.store.repo`). ``observe`` is told each batch's size (tests)."""
 
     def __init__(
         self,
@@ -72,6 +110,12 @@ class MoveWriter:
         self.engine = engine
         self.now = now
         self.observe = observe
+        self.on_loop = engine.dialect.name == "sqlite"
+        """Batches are written on the event loop (SQLite), not on a thread (PostgreSQL)."""
+        self._queued: list[Pending] = []
+        """On the loop: the moves waiting for the next batch, in order."""
+        self._flush: asyncio.Handle | None = None
+        self._checkpointer: Checkpointer | None = None
         self._inbox: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
         """Moves handed over by the rooms, in order (None: stop once what came before is
         written)."""
@@ -101,10 +145,45 @@ class MoveWriter:
         """Commit move ``n`` of ``game_id`` with the next batch; raises :class:`StaleWrite`
         if the game is not at version ``n - 1`` (nothing of this move is written), or the
         database's error if the batch could not be committed."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._start()
-        self._inbox.put(Pending(game_id, n, seat, move, outcome, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        pending = Pending(game_id, n, seat, move, outcome, future)
+        if self.on_loop:
+            self._queued.append(pending)
+            if self._flush is None:  # (after the rest of this turn of the loop has queued)
+                self._flush = loop.call_soon(self._write_queued)
+        else:
+            self._start()
+            self._inbox.put(pending)
         await future
+
+    def _write_queued(self) -> None:
+        """On the loop (SQLite): write what is queued as one batch and tell its rooms; if
+        another connection holds the write lock, put the batch back and try again soon."""
+        self._flush = None
+        if not self._queued:
+            return
+        if self._checkpointer is None:
+            self._checkpointer = Checkpointer.start(self.engine)
+        batch = self._queued[:MAX_BATCH]
+        del self._queued[:MAX_BATCH]
+        loop = batch[0].future.get_loop()
+        error: Exception | None = None
+        try:
+            written = self._write(batch)
+        except OperationalError as exc:
+            if not _busy(exc):
+                written, error = set(), exc
+            else:  # rolled back untouched: first in line again
+                COMMIT_BUSY.inc()
+                self._queued[:0] = batch
+                self._flush = loop.call_later(RETRY_SECONDS, self._write_queued)
+                return
+        except Exception as exc:  # nothing of the batch was committed
+            written, error = set(), exc
+        self._settle([(p, i in written) for i, p in enumerate(batch)], error)
+        if self._queued and self._flush is None:
+            self._flush = loop.call_soon(self._write_queued)
 
     def _start(self) -> None:
         if self._thread is None:
@@ -116,12 +195,17 @@ class MoveWriter:
                     self._thread.start()
 
     async def close(self) -> None:
-        """Finish what is queued, then stop (and let the thread go)."""
+        """Finish what is queued, then stop (and let the threads go)."""
+        while self._queued or self._flush is not None:
+            await asyncio.sleep(RETRY_SECONDS)
         thread, self._thread = self._thread, None
         if thread is not None:
             self._inbox.put(None)
             await asyncio.to_thread(thread.join)
             await asyncio.sleep(0)  # (the last batch's rooms are told)
+        checkpointer, self._checkpointer = self._checkpointer, None
+        if checkpointer is not None:
+            await asyncio.to_thread(checkpointer.stop)
         self.engine.dispose()
 
     def _serve(self) -> None:
@@ -249,3 +333,43 @@ class MoveWriter:
                 conn.exec_driver_sql(self._sql("insert", len(written)), tuple(values))
         COMMIT_SECONDS.observe(time.perf_counter() - t0)
         return written
+
+
+class Checkpointer:
+    """SQLite's write-ahead log written back into the database every
+    :data:`CHECKPOINT_SECONDS`, on a thread and a connection of its own (a ``PASSIVE``
+    checkpoint: it waits for no reader or writer, and no writer waits for it)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.checkpoints = 0
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wal-checkpoint", daemon=True)
+
+    @classmethod
+    def start(cls, engine: Engine) -> Checkpointer | None:
+        """The checkpointer of ``engine``'s database file (none for a database in memory)."""
+        path = engine.url.database
+        if not path or path == ":memory:" or path.startswith("file:"):
+            return None
+        checkpointer = cls(path)
+        checkpointer._thread.start()
+        return checkpointer
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stopping.wait(CHECKPOINT_SECONDS):
+                self.checkpoint(conn)
+            self.checkpoint(conn)
+        finally:
+            conn.close()
+
+    def checkpoint(self, conn: sqlite3.Connection) -> None:
+        with contextlib.suppress(sqlite3.Error):  # (tried again at the next tick)
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self.checkpoints += 1
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()

@@ -4,11 +4,14 @@ a batch that cannot commit tells every room it waits for, and writes nothing."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tapete.store import StaleWrite, Store, migrate
+from tapete.metrics import COMMIT_BUSY
+from tapete.store import StaleWrite, Store, default_url, migrate, writer
 
 GUEST = "g" * 24
 
@@ -84,3 +87,68 @@ async def test_a_batch_that_cannot_commit_writes_nothing(
         assert [m.n for m in await store.moves(a)] == [1]
     finally:
         await store.close()
+
+
+async def test_on_sqlite_a_batch_waits_for_the_write_lock_without_stopping_the_loop(
+    tmp_path: Path,
+) -> None:
+    """Another connection holds SQLite's write lock: the move is not lost and the loop goes
+    on meanwhile (the writer, on the loop, never blocks on the lock); once the lock is let
+    go, the move is written, once."""
+    url = default_url(tmp_path / "store.db")
+    migrate(url)
+    store = Store(url)
+    try:
+        assert store.writer.on_loop
+        (game,) = await _games(store, 1)
+        other = sqlite3.connect(tmp_path / "store.db", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held across turns of the loop
+        busy = COMMIT_BUSY._value.get()
+        move = asyncio.ensure_future(store.append_move(game, 1, 0, {"type": "turn"}, None))
+        ticks = 0
+        while ticks < 50:  # the loop turns while the move waits
+            await asyncio.sleep(0.001)
+            ticks += 1
+        assert not move.done()
+        assert COMMIT_BUSY._value.get() - busy >= 10  # tried again and again, not blocked
+        other.execute("ROLLBACK")
+        other.close()
+        await asyncio.wait_for(move, 1.0)
+        assert [(m.n, m.move) for m in await store.moves(game)] == [(1, {"type": "turn"})]
+        record = await store.game(game)
+        assert record is not None and record.version == 1
+    finally:
+        await store.close()
+
+
+async def test_on_sqlite_the_log_is_checkpointed_by_a_thread_not_by_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer, "CHECKPOINT_SECONDS", 0.05)
+    url = default_url(tmp_path / "store.db")
+    migrate(url)
+    store = Store(url)
+    try:
+        games = await _games(store, 5)
+        for n in range(1, 41):
+            await asyncio.gather(
+                *(store.append_move(g, n, 0, {"type": "turn"}, None) for g in games)
+            )
+        with store.writer.engine.connect() as conn:  # the writer's own connection
+            (autocheckpoint,) = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").one()
+            (timeout,) = conn.exec_driver_sql("PRAGMA busy_timeout").one()
+        assert (autocheckpoint, timeout) == (0, 0)
+        checkpointer = store.writer._checkpointer
+        assert checkpointer is not None
+        for _ in range(100):
+            if checkpointer.checkpoints >= 2:
+                break
+            await asyncio.sleep(0.02)
+        probe = sqlite3.connect(tmp_path / "store.db")
+        busy, frames, done = probe.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        probe.close()
+        assert checkpointer.checkpoints >= 2 and busy == 0 and frames == done
+        assert [len(await store.moves(g)) for g in games] == [40] * 5
+    finally:
+        await store.close()
+    assert not checkpointer._thread.is_alive()
