@@ -109,6 +109,7 @@ def key_help(
     assert now is not None and now["dialog"] == "keys", now
     keys.press("Escape", focus=back is not None)
     expect(help_).to_be_hidden()
+    page.wait_for_function("() => !document.activeElement?.closest('#keys')", timeout=TIMEOUT)
     assert keys.focus() == back
 
 

@@ -67,6 +67,7 @@ export function openDialog(dialog, { modal = true, sticky = false, then = null }
   dialog.addEventListener("close", () => {
     const to = back && back.isConnected && back !== document.body ? back : then && then();
     if (to) to.focus();
+    else if (dialog.contains(document.activeElement)) document.activeElement.blur(); // (not left inside)
   }, { once: true });
   if (modal) dialog.showModal(); else dialog.show();
 }
