@@ -276,6 +276,15 @@ class Conn:
             self._sending = False
 
 
+def _forget_handshake(ws: WebSocket) -> None:
+    """Let go of the handshake's headers, read once the socket is accepted (guest, language,
+    address): the ASGI scope's list of them and Starlette's parsed copies, some 40 objects and
+    3 kB for the whole life of an idle socket (bench/RESULTS.md, «The writer on the loop»)."""
+    ws.scope["headers"] = []
+    for cached in ("_headers", "_cookies", "_query_params", "_url"):
+        ws.__dict__.pop(cached, None)
+
+
 class Sockets:
     def __init__(self, hall: Hall) -> None:
         self.hall = hall
@@ -324,6 +333,7 @@ class Sockets:
         conn.relay = self.relay
         conn.on_moved = self.rejoin
         keys = self._keys(conn.guest, ws)
+        _forget_handshake(ws)
         if not self._admit(keys):
             with contextlib.suppress(Exception):
                 await ws.close(CLOSE_TOO_MANY, "too many sockets")

@@ -25,10 +25,12 @@ from tapete.store import Store, migrate
 from tapete.throttle import Throttle
 
 SWITCH_INTERVAL = 0.0005
-"""Seconds the event loop's thread keeps the GIL when the move writer's thread asks for it
-(Python's default: 0.005). Each statement of a batch lets the GIL go and takes it back; with
-the loop busy, each taking back waited up to the whole interval, and the moves of the next
-batch with it (bench/RESULTS.md, «The writer's thread and the GIL»)."""
+"""Seconds the event loop's thread keeps the GIL when another thread asks for it (Python's
+default: 0.005): on PostgreSQL the move writer's thread, whose every statement lets the GIL go
+and takes it back; with the loop busy, each taking back waited up to the whole interval, and
+the moves of the next batch with it (bench/RESULTS.md, «The writer's thread and the GIL»).
+On SQLite the moves are written on the loop itself (:mod:`tapete.store.writer`); the interval
+still bounds what the database's other threads (aiosqlite's) make the loop wait."""
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,10 @@
 
 uvicorn's sans-I/O implementation on ``websockets`` (the lightest of its three here, see
 bench/RESULTS.md), less what it keeps of the handshake for the whole life of the socket:
-the parsed request and the response, with their headers (about 3 kB an open socket), and
-with a direct way out for a text message already encoded (:meth:`write_text`).
+the parsed request and the response, with their headers (about 3 kB an open socket) —
+uvicorn's references and the one websockets' request parser keeps in its suspended frame
+(bench/RESULTS.md, «The writer on the loop») — and with a direct way out for a text message
+already encoded (:meth:`write_text`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import OPEN
+from websockets.protocol import OPEN, Protocol
 
 
 class LeanSansIOProtocol(WebSocketsSansIOProtocol):
@@ -22,6 +24,12 @@ class LeanSansIOProtocol(WebSocketsSansIOProtocol):
         if message["type"] == "websocket.accept" and self.handshake_complete:
             del self.request  # (neither is read once the handshake is complete)
             del self.response
+            conn = self.conn
+            if not conn.reader.buffer:  # (a client sends nothing before the 101: RFC 6455)
+                # the server's parser keeps the parsed request in its frame for as long as it
+                # parses frames; a parser of frames alone, as websockets' own swaps do
+                conn.parser = Protocol.parse(conn)
+                next(conn.parser)
 
     def write_text(self, data: bytes) -> bool:
         """Write ``data`` (UTF-8 text) as one text frame now, if the transport takes it at

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocket
 
 from tapete.rooms import Settings
 from tapete.server.app import create_app
@@ -209,3 +211,22 @@ def test_the_log_rebuilds_the_game_after_a_restart(db_url: str) -> None:
         after = c2.get(f"/api/partidas/{game_id}").json()
     assert after == before
     assert after["version"] == version
+
+
+def test_an_accepted_socket_forgets_its_handshake_and_keeps_what_it_read(
+    client: TestClient, h: Any
+) -> None:
+    """The handshake's headers are let go once the socket is accepted (they would be kept
+    for its whole life); the guest and the language read from them stay."""
+    game_id = h.new_game(client)
+    with client.websocket_connect("/ws", headers={"accept-language": "en"}) as ws:
+        assert join(ws, game_id)["seat"] == 0  # the guest, from the cookie
+        sockets = [
+            o for o in gc.get_objects() if isinstance(o, WebSocket) and o.scope["path"] == "/ws"
+        ]
+        assert sockets and all(s.scope["headers"] == [] for s in sockets)
+        assert not any("_headers" in s.__dict__ or "_cookies" in s.__dict__ for s in sockets)
+        ws.send_json({"type": "move", "version": 7, "move": {"type": "turn"}})
+        refused = ws.receive_json()
+        assert refused["code"] == "stale_version" and "version" in refused["message"].lower()
+        assert refused["message"].isascii()  # in English, as the handshake asked

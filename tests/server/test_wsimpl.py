@@ -6,8 +6,10 @@ written as one text frame without the ASGI round, on a real uvicorn server; it s
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import socket
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -126,3 +128,39 @@ def test_a_message_queued_first_is_not_overtaken() -> None:
     conn.send_bytes(b'{"n":2}')
     assert written == []
     assert [text for text, _, _ in conn.out] == ['{"n":1}', '{"n":2}']
+
+
+async def test_the_handshake_is_not_kept_and_frames_still_parse() -> None:
+    """Once accepted, nothing holds the parsed request (uvicorn's reference and the one in
+    websockets' suspended parser are gone); the client's messages are still read, in order."""
+    held: list[weakref.ref[Any]] = []
+
+    async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()  # websocket.connect
+        held.append(weakref.ref(send.__self__.request))
+        await send({"type": "websocket.accept"})
+        gc.collect()
+        await send({"type": "websocket.send", "text": json.dumps(held[0]() is None)})
+        while (message := await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": message["text"].upper()})
+
+    port = _port()
+    config = uvicorn.Config(
+        echo,
+        host="127.0.0.1",
+        port=port,
+        ws=LeanSansIOProtocol,
+        lifespan="off",
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.get_running_loop().create_task(server.serve())
+    try:
+        async with await _connect(f"ws://127.0.0.1:{port}/", None) as ws:
+            assert json.loads(await ws.recv()) is True
+            for word in ("uno", "dos", "ñandú" * 5000):
+                await ws.send(word)
+            assert [await ws.recv() for _ in range(3)] == ["UNO", "DOS", "ÑANDÚ" * 5000]
+    finally:
+        server.should_exit = True
+        await task
