@@ -19,7 +19,7 @@ import websockets
 
 from tapete.server.limits import Limits
 from tapete.server.socket import Conn
-from tapete.server.wsimpl import LeanSansIOProtocol, direct_writer
+from tapete.server.wsimpl import LeanEvent, LeanQueue, LeanSansIOProtocol, direct_writer
 
 SIZES = (12, 125, 126, 4000, 65535, 65536, 200_000)
 """Payload sizes on both sides of each of the frame header's three length forms."""
@@ -164,3 +164,42 @@ async def test_the_handshake_is_not_kept_and_frames_still_parse() -> None:
     finally:
         server.should_exit = True
         await task
+
+
+async def test_the_lean_queue_hands_over_in_order_and_survives_a_cancelled_reader() -> None:
+    queue = LeanQueue()
+    assert queue.empty() and queue.qsize() == 0
+    reader = asyncio.ensure_future(queue.get())
+    await asyncio.sleep(0)
+    assert not reader.done()  # nothing yet: it waits
+    queue.put_nowait("a")
+    queue.put_nowait("b")
+    assert await reader == "a" and queue.qsize() == 1
+    assert await queue.get() == "b" and queue.empty()
+    gone = asyncio.ensure_future(queue.get())
+    await asyncio.sleep(0)
+    gone.cancel()  # a reader that went away
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    queue.put_nowait("c")
+    assert await asyncio.wait_for(queue.get(), 1.0) == "c"
+
+
+async def test_the_lean_event_lets_every_waiter_go_when_set() -> None:
+    event = LeanEvent()
+    assert not event.is_set()
+    waiters = [asyncio.ensure_future(event.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(w.done() for w in waiters)
+    waiters[0].cancel()  # one gives up
+    await asyncio.sleep(0)
+    event.set()
+    await asyncio.wait_for(asyncio.gather(*waiters[1:]), 1.0)
+    assert event.is_set() and waiters[0].cancelled()
+    await asyncio.wait_for(event.wait(), 1.0)  # set: no wait
+    event.clear()
+    late = asyncio.ensure_future(event.wait())
+    await asyncio.sleep(0)
+    assert not late.done()
+    event.set()
+    await asyncio.wait_for(late, 1.0)
