@@ -54,13 +54,13 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 @pytest.fixture
-async def serve() -> AsyncIterator[Callable[[bool], str]]:
+async def serve() -> AsyncIterator[Callable[..., str]]:
     servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
 
-    def start(deflate: bool) -> str:
+    def start(deflate: bool, app: Any = _app) -> str:
         port = _port()
         config = uvicorn.Config(
-            _app,
+            app,
             host="127.0.0.1",
             port=port,
             ws=LeanSansIOProtocol,
@@ -88,7 +88,7 @@ async def _connect(url: str, compression: str | None) -> Any:
 
 
 async def test_frames_written_directly_arrive_whole_and_in_order(
-    serve: Callable[[bool], str],
+    serve: Callable[..., str],
 ) -> None:
     ws = await _connect(serve(False), None)
     async with ws:
@@ -98,7 +98,7 @@ async def test_frames_written_directly_arrive_whole_and_in_order(
         assert json.loads(await ws.recv()) == {"taken": [True] * len(SIZES)}
 
 
-async def test_with_compression_negotiated_it_steps_aside(serve: Callable[[bool], str]) -> None:
+async def test_with_compression_negotiated_it_steps_aside(serve: Callable[..., str]) -> None:
     ws = await _connect(serve(True), "deflate")
     async with ws:
         assert json.loads(await ws.recv()) == {"taken": [False] * len(SIZES)}
@@ -130,7 +130,9 @@ def test_a_message_queued_first_is_not_overtaken() -> None:
     assert [text for text, _, _ in conn.out] == ['{"n":1}', '{"n":2}']
 
 
-async def test_the_handshake_is_not_kept_and_frames_still_parse() -> None:
+async def test_the_handshake_is_not_kept_and_frames_still_parse(
+    serve: Callable[..., str],
+) -> None:
     """Once accepted, nothing holds the parsed request (uvicorn's reference and the one in
     websockets' suspended parser are gone); the client's messages are still read, in order."""
     held: list[weakref.ref[Any]] = []
@@ -144,26 +146,11 @@ async def test_the_handshake_is_not_kept_and_frames_still_parse() -> None:
         while (message := await receive())["type"] == "websocket.receive":
             await send({"type": "websocket.send", "text": message["text"].upper()})
 
-    port = _port()
-    config = uvicorn.Config(
-        echo,
-        host="127.0.0.1",
-        port=port,
-        ws=LeanSansIOProtocol,
-        lifespan="off",
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.get_running_loop().create_task(server.serve())
-    try:
-        async with await _connect(f"ws://127.0.0.1:{port}/", None) as ws:
-            assert json.loads(await ws.recv()) is True
-            for word in ("uno", "dos", "ñandú" * 5000):
-                await ws.send(word)
-            assert [await ws.recv() for _ in range(3)] == ["UNO", "DOS", "ÑANDÚ" * 5000]
-    finally:
-        server.should_exit = True
-        await task
+    async with await _connect(serve(False, echo), None) as ws:
+        assert json.loads(await ws.recv()) is True
+        for word in ("uno", "dos", "ñandú" * 5000):
+            await ws.send(word)
+        assert [await ws.recv() for _ in range(3)] == ["UNO", "DOS", "ÑANDÚ" * 5000]
 
 
 async def test_the_lean_queue_hands_over_in_order_and_survives_a_cancelled_reader() -> None:
