@@ -168,20 +168,13 @@ class MoveWriter:
         batch = self._queued[:MAX_BATCH]
         del self._queued[:MAX_BATCH]
         loop = batch[0].future.get_loop()
-        error: Exception | None = None
-        try:
-            written = self._write(batch)
-        except OperationalError as exc:
-            if not _busy(exc):
-                written, error = set(), exc
-            else:  # rolled back untouched: first in line again
-                COMMIT_BUSY.inc()
-                self._queued[:0] = batch
-                self._flush = loop.call_later(RETRY_SECONDS, self._write_queued)
-                return
-        except Exception as exc:  # nothing of the batch was committed
-            written, error = set(), exc
-        self._settle([(p, i in written) for i, p in enumerate(batch)], error)
+        written, error = self._attempt(batch)
+        if isinstance(error, OperationalError) and _busy(error):
+            COMMIT_BUSY.inc()  # rolled back untouched: first in line again
+            self._queued[:0] = batch
+            self._flush = loop.call_later(RETRY_SECONDS, self._write_queued)
+            return
+        self._settle(batch, written, error)
         if self._queued and self._flush is None:
             self._flush = loop.call_soon(self._write_queued)
 
@@ -227,33 +220,36 @@ class MoveWriter:
                     stop = True
                     break
                 batch.append(more)
-            error: Exception | None = None
-            try:
-                written = self._write(batch)
-            except Exception as exc:  # nothing of the batch was committed
-                written, error = set(), exc
-            results = [(p, i in written) for i, p in enumerate(batch)]
+            written, error = self._attempt(batch)
             loop = first.future.get_loop()
             with contextlib.suppress(RuntimeError):  # (its loop closed meanwhile)
-                loop.call_soon_threadsafe(self._settle, results, error)
+                loop.call_soon_threadsafe(self._settle, batch, written, error)
             if stop:
                 return
 
-    def _settle(self, results: list[tuple[Pending, bool]], error: Exception | None) -> None:
+    def _attempt(self, batch: list[Pending]) -> tuple[set[int], Exception | None]:
+        """Write ``batch``: the indexes of the moves written, or the error that kept all of
+        them out (nothing of the batch was committed)."""
+        try:
+            return self._write(batch), None
+        except Exception as exc:
+            return set(), exc
+
+    def _settle(self, batch: list[Pending], written: set[int], error: Exception | None) -> None:
         """On the loop: tell each room of the batch whether its move is durable."""
         if error is None:
-            COMMIT_BATCH.observe(len(results))
+            COMMIT_BATCH.observe(len(batch))
             done_at = time.perf_counter()
-            for p, _ in results:
+            for p in batch:
                 WRITER_WAIT_SECONDS.observe(done_at - p.at)
             if self.observe is not None:
-                self.observe(len(results))
-        for p, ok in results:
+                self.observe(len(batch))
+        for i, p in enumerate(batch):
             if p.future.done():
                 continue
             if error is not None:
                 p.future.set_exception(error)
-            elif ok:
+            elif i in written:
                 p.future.set_result(None)
             else:
                 p.future.set_exception(StaleWrite(f"game {p.game_id} is not at version {p.n - 1}"))
