@@ -41,13 +41,17 @@ SERIOUS = ("serious", "critical")
 
 
 def accessible(page: Page, where: str = "") -> None:
-    """Run axe-core on the page as it is now: no serious or critical violation (WCAG 2.x A
-    and AA rules, and axe's best practices). Evaluated through the DevTools protocol, so the
-    page's own CSP (no inline scripts) stays as it is."""
+    """Run axe-core on the page once its finite animations have ended: no serious or
+    critical violation (WCAG 2.x A and AA rules, and axe's best practices). Evaluated through
+    the DevTools protocol, so the page's own CSP (no inline scripts) stays as it is."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
     found = page.evaluate(
         """async () => {
+          // the page as it rests: a card caught mid-flip has colours of neither face
+          await Promise.all(document.getAnimations()
+            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => null)));
           const r = await axe.run(document, { resultTypes: ["violations"] });
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(" "), n.failureSummary]) }));
