@@ -1,0 +1,30 @@
+"""What a new player reads, in a real browser, in Spanish and in English: a Rummy draft's
+bad set named tile by tile in words (never «9N»)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browser import PHONE, no_horizontal_scroll, open_position, shot
+from playwright.sync_api import Page, expect
+from test_rummy_browser import MELD, place, settle
+
+
+def test_a_bad_sets_tiles_are_named_in_words_in_each_language(
+    page: Page, server_url: str, screenshots: Path
+) -> None:
+    page.set_viewport_size(PHONE)
+    for lang, why in (
+        ("es", "«10 rojo, comodín»: una combinación necesita 3 fichas o más."),
+        ("en", "«red 10, joker»: a set needs 3 or more tiles."),
+    ):
+        rack = "10R J1 " + MELD["racks"][0].split(" ", 1)[1]  # type: ignore[index]
+        racks = [rack, MELD["racks"][1]]  # type: ignore[index]
+        open_position(page, server_url, "rummy", {**MELD, "racks": racks}, "principiante")
+        page.goto(page.url + f"?lang={lang}")
+        settle(page)
+        place(page, "10R", "#sets .new-set")
+        place(page, "J1", '#sets .set[data-set="0"] .slot')
+        expect(page.locator("#sets .set.invalid .set-why")).to_have_text(why)
+        no_horizontal_scroll(page, PHONE["width"])
+        shot(page, screenshots / f"phone-rummy-set-words-{lang}.png")
