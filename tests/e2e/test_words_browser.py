@@ -11,9 +11,9 @@ from test_rummy_browser import MELD, place, settle
 
 
 def test_a_bad_sets_tiles_are_named_in_words_in_each_language(
-    page: Page, server_url: str, screenshots: Path
+    phone: Page, server_url: str, screenshots: Path
 ) -> None:
-    page.set_viewport_size(PHONE)
+    page = phone
     for lang, why in (
         ("es", "«10 rojo, comodín»: una combinación necesita 3 fichas o más."),
         ("en", "«red 10, joker»: a set needs 3 or more tiles."),
