@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from tapete.cosmetics import worn
+from tapete.cosmetics import look
 from tapete.games.names import clean_text
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
@@ -470,9 +470,7 @@ class Lobby:
     async def _look(self, guest: str) -> dict[str, Any]:
         """What ``guest`` wears now (kept in :attr:`looks` for the room's page)."""
         account = await self.store.accounts.get(guest)
-        looks = worn(account.equipped if account is not None else None)
-        if account is not None and account.avatar:
-            looks = {**looks, "avatar": account.avatar}
+        looks = look(account.equipped, account.avatar) if account is not None else look(None, None)
         self.looks[guest] = looks
         return looks
 
