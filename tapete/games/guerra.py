@@ -541,7 +541,7 @@ def _deal(config: Config, seed: int) -> JSON:
         "decks": {"deck": [c.code for c in full_deck()]},
         "steps": [{"shuffle": "deck"}],
         "parts": [
-            {"seat": s, "title": N_("Montón de {name}"), "of": "deck",
+            {"seat": s, "title": N_("Montón de {name}"), "yours": N_("Tu montón"), "of": "deck",
              "take": list(range(s, 52, n)), "cards": [c.code for c in state.piles[s]]}
             for s in range(n)
         ],

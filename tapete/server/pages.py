@@ -40,6 +40,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
         "fields": forms.fields(spec, values),
+        "fair": {k: tr(v) for k, v in spec.fair_words.items()},
     }
 
 

@@ -1,5 +1,6 @@
 """What a new player reads, in a real browser, in Spanish and in English: a Rummy draft's
-bad set named tile by tile in words (never «9N»)."""
+bad set named tile by tile in words (never «9N»); El Peaje's toll sign in the player's
+language («PEAJE», "TOLL")."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 from browser import PHONE, no_horizontal_scroll, open_position, shot
 from playwright.sync_api import Page, expect
+from test_peaje_browser import SOLITARIO
+from test_peaje_browser import from_position as peaje_at
 from test_rummy_browser import MELD, place, settle
 
 
@@ -28,3 +31,18 @@ def test_a_bad_sets_tiles_are_named_in_words_in_each_language(
         expect(page.locator("#sets .set.invalid .set-why")).to_have_text(why)
         no_horizontal_scroll(page, PHONE["width"])
         shot(page, screenshots / f"phone-rummy-set-words-{lang}.png")
+
+
+def test_the_toll_dialogs_sign_is_in_the_players_language(
+    phone: Page, server_url: str, screenshots: Path
+) -> None:
+    page = phone
+    for lang, higher, sign in (("es", "Mayor", "PEAJE"), ("en", "Higher", "TOLL")):
+        peaje_at(page, server_url, SOLITARIO)
+        page.goto(page.url + f"?lang={lang}")
+        page.locator("#answers .btn", has_text=higher).tap()
+        dialog = page.locator("#toll")
+        expect(dialog).to_be_visible()
+        drawn = dialog.locator(".barrier").evaluate("e => getComputedStyle(e, '::after').content")
+        assert drawn == f'"{sign}"', drawn
+        shot(page, screenshots / f"phone-peaje-toll-sign-{lang}.png")
