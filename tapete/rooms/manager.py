@@ -57,9 +57,10 @@ def practice_seats(
     worn: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Seat 0 is the guest, in what they ``worn`` (the shop's card back, frame…, as among
-    friends); the others are the game's bots at ``level`` (a game without bots: the other
-    seats are people around the same phone, with no guest of their own, and nobody's looks
-    stand for them)."""
+    friends); the others are the game's bots at ``level``, each stored as the game's
+    ``n``-th bot and named only when shown (:func:`tapete.rooms.seats.seat_names`, in the
+    viewer's language); a game without bots: the other seats are people around the same
+    phone, with no guest of their own, and nobody's looks stand for them."""
     seats: list[dict[str, Any]] = [{"kind": "human", "guest": guest}]
     bots = found.bots
     if worn is not None and bots is not None:
@@ -68,8 +69,7 @@ def practice_seats(
         if bots is None:
             seats.append({"kind": "local"})
             continue
-        name, params = bots.seat_name(i, players - 1)
-        seats.append({"kind": "bot", "name": name, **params, "level": level or bots.default})
+        seats.append({"kind": "bot", "level": level or bots.default, "n": i})
     return seats
 
 

@@ -46,3 +46,22 @@ def test_the_toll_dialogs_sign_is_in_the_players_language(
         drawn = dialog.locator(".barrier").evaluate("e => getComputedStyle(e, '::after').content")
         assert drawn == f'"{sign}"', drawn
         shot(page, screenshots / f"phone-peaje-toll-sign-{lang}.png")
+
+
+def test_the_history_names_the_computer_in_the_readers_language(
+    phone: Page, server_url: str, screenshots: Path
+) -> None:
+    page = phone
+    page.goto(server_url + "/?lang=en")  # an English player starts a game against the computer
+    made = page.request.post(f"{server_url}/api/guerra/nueva", data={"config": {}})
+    assert made.status == 201
+    for lang, you, computer, other in (
+        ("en", "You", "Computer", "Ordenador"),
+        ("es", "Tú", "Ordenador", "Computer"),
+    ):
+        page.goto(f"{server_url}/historial?lang={lang}")
+        row = page.locator(".game-row").first
+        expect(row.locator(".game-who")).to_have_text(f"{you}, {computer}")
+        expect(row).not_to_contain_text(other)
+        no_horizontal_scroll(page, PHONE["width"])
+        shot(page, screenshots / f"phone-history-computer-{lang}.png", full=True)
