@@ -567,7 +567,7 @@ SPEC: Final = GameSpec[Config, State, Turn](
         line=N_(
             "Dais la vuelta a la vez; la carta más alta se lo lleva todo. Si empatáis, ¡guerra!"
         ),
-        who=N_("Tú contra el ordenador, de 2 a 4 jugadores"),
+        who=N_("De 2 a 4 jugadores, contra el ordenador o con amigos"),
         icon='<span class="ic-card">K♠</span><span class="ic-card red">K♥</span>',
     ),
     messages={"no_cards": N_("No te quedan cartas para dar la vuelta.")},

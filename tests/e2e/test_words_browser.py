@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from test_peaje_browser import SOLITARIO
 from test_peaje_browser import from_position as peaje_at
 from test_rummy_browser import MELD, place, settle
+from test_shop_browser import room_of
 
 
 def test_a_bad_sets_tiles_are_named_in_words_in_each_language(
@@ -65,3 +66,24 @@ def test_the_history_names_the_computer_in_the_readers_language(
         expect(row).not_to_contain_text(other)
         no_horizontal_scroll(page, PHONE["width"])
         shot(page, screenshots / f"phone-history-computer-{lang}.png", full=True)
+
+
+def test_la_guerras_room_offers_no_level_for_bots_that_make_no_decisions(
+    desktop: Page, server_url: str, screenshots: Path
+) -> None:
+    host = desktop
+    room_of(host, server_url, "guerra")
+    expect(host.locator("#host")).to_be_visible()
+    expect(host.get_by_label("Nivel de los bots")).to_be_hidden()
+    host.get_by_role("button", name="Poner un bot").first.click()  # (a bot still sits down)
+    bot = host.locator(".room-seats li.bot .who")
+    expect(bot).to_have_text("Ordenador 1")  # (named, in the reader's language)
+    shot(host, screenshots / "desktop-room-guerra-no-level.png", full=True)
+    host.goto(host.url + "?lang=en")
+    expect(bot).to_have_text("Computer 1")
+    expect(host.get_by_label("Bots' level")).to_be_hidden()
+    expect(host.locator("#bot-level")).to_have_count(1)  # (still there, for «Poner un bot»)
+    shot(host, screenshots / "desktop-room-guerra-no-level-en.png", full=True)
+    host.goto(host.url.split("?")[0] + "?lang=es")
+    room_of(host, server_url, "onecard")  # (One Card's bots have three levels)
+    expect(host.get_by_label("Nivel de los bots")).to_be_visible()

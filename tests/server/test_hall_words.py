@@ -90,3 +90,18 @@ def test_a_refusal_page_leads_back_to_the_hall(client: TestClient, lang: str) ->
 def test_the_not_found_page_leads_back_to_the_hall(client: TestClient, lang: str) -> None:
     r = client.get("/no-existe", params={"lang": lang})
     assert r.status_code == 404 and home_links(r.text) == [BUTTON[lang]]
+
+
+@pytest.mark.parametrize(
+    ("lang", "alone", "friends"),
+    [("es", "Tú contra el ordenador", "con amigos"), ("en", "You against the computer", "friends")],
+)
+def test_la_guerras_card_in_the_hall_says_it_is_played_with_friends_too(
+    client: TestClient, lang: str, alone: str, friends: str
+) -> None:
+    html = client.get("/", params={"lang": lang}).text
+    card = re.search(
+        r'<article class="game-card" aria-labelledby="game-guerra">(.*?)</article>', html, re.S
+    )
+    assert card is not None
+    assert alone not in card.group(1) and friends in card.group(1)
