@@ -142,13 +142,13 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tapete", description="Tapete: juegos de cartas")
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("serve", help="arranca la sala en http://127.0.0.1:8000")
+    s = sub.add_parser("serve", help="arranca Tapete en http://127.0.0.1:8000")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--db", help="fichero SQLite o URL de base de datos (TAPETE_DATABASE_URL)")
     s.add_argument(
         "--redis",
-        help="URL de Redis para varios procesos como una sola sala (TAPETE_REDIS_URL); "
+        help="URL de Redis para varios procesos como un solo Tapete (TAPETE_REDIS_URL); "
         "con PostgreSQL como base de datos",
     )
     s.add_argument(

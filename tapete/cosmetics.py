@@ -87,3 +87,18 @@ def worn(equipped: dict[str, object] | None) -> dict[str, str]:
         item = ITEMS.get(key) if isinstance(key, str) else None
         out[slot] = item.key if item is not None and item.slot == slot else default
     return out
+
+
+def look(equipped: dict[str, object] | None, avatar: str | None) -> dict[str, str]:
+    """What a player shows at a table (their seat's ``worn``, which the others see too):
+    every slot's item (:func:`worn`) and their avatar, if they chose one.
+
+    >>> look({"back": "azulejo"}, "gato")["back"], look(None, "gato")["avatar"]
+    ('azulejo', 'gato')
+    >>> "avatar" in look(None, None)
+    False
+    """
+    out = worn(equipped)
+    if avatar:
+        out["avatar"] = avatar
+    return out

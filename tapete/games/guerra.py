@@ -541,7 +541,7 @@ def _deal(config: Config, seed: int) -> JSON:
         "decks": {"deck": [c.code for c in full_deck()]},
         "steps": [{"shuffle": "deck"}],
         "parts": [
-            {"seat": s, "title": N_("Montón de {name}"), "of": "deck",
+            {"seat": s, "title": N_("Montón de {name}"), "yours": N_("Tu montón"), "of": "deck",
              "take": list(range(s, 52, n)), "cards": [c.code for c in state.piles[s]]}
             for s in range(n)
         ],
@@ -567,7 +567,7 @@ SPEC: Final = GameSpec[Config, State, Turn](
         line=N_(
             "Dais la vuelta a la vez; la carta más alta se lo lleva todo. Si empatáis, ¡guerra!"
         ),
-        who=N_("Tú contra el ordenador, de 2 a 4 jugadores"),
+        who=N_("De 2 a 4 jugadores, contra el ordenador o con amigos"),
         icon='<span class="ic-card">K♠</span><span class="ic-card red">K♥</span>',
     ),
     messages={"no_cards": N_("No te quedan cartas para dar la vuelta.")},

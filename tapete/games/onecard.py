@@ -1136,7 +1136,7 @@ def _deal(config: Config, seed: int) -> JSON:
     size = 54 if config.jokers else 52
     stock = [i for i in range(dealt, size) if i != dealt + found]
     hands = [
-        {"seat": s, "title": N_("Mano de {name}"), "of": "deck",
+        {"seat": s, "title": N_("Mano de {name}"), "yours": N_("Tu mano"), "of": "deck",
          "take": list(range(s * HAND_SIZE, (s + 1) * HAND_SIZE)),
          "cards": [code(c) for c in state.hands[s]]}
         for s in range(n)
@@ -1144,7 +1144,8 @@ def _deal(config: Config, seed: int) -> JSON:
     return {
         "decks": {"deck": [code(c) for c in range(size)]},
         "steps": [{"shuffle": "deck"}] * times
-        + [{"below": n, "want": state.turn, "title": N_("Empieza {name}"), "seat": state.turn}],
+        + [{"below": n, "want": state.turn, "title": N_("Empieza {name}"),
+            "yours": N_("Empiezas tú"), "seat": state.turn}],
         "parts": [
             *hands,
             {"title": N_("Primera carta boca arriba"), "of": "deck", "take": [dealt + found],

@@ -412,7 +412,15 @@ class GameSpec(Generic[C, S, M]):
     ``range(n)`` that the game made ``k``); each part is a pile of the game's first state,
     ``{"title", "seat"?, "of": deck, "take": [positions], "cards": [codes], "sorted"?}``:
     its cards are the shuffled deck's at those positions (in any order if ``sorted``).
-    Titles are message ids of the game's domain (``{name}``: the seat's name)."""
+    Titles are message ids of the game's domain (``{name}``: the seat's name); an item
+    with a ``seat`` may give ``yours``, its title for that seat's own player («Tu montón»,
+    never «Montón de Tú»)."""
+    fair_words: Mapping[str, str] = field(default_factory=dict)
+    """The fair-deck page's words where the game is not played with a deck of cards
+    (Rummy's tiles): message ids of the game's domain for the page's ``title``, ``lead``,
+    ``redo``, ``shuffling``, ``order`` and ``deal_match``, the links to it (``check``) and
+    the table's note of the commitment (``committed``); a word not given is the page's own,
+    of a deck of cards."""
     reveal: Callable[[S], JSON] | None = None
     """What the table hid while the game was played (the others' hands, the next card to
     turn), shown in its replay once it is over: JSON the game's page draws over a seat's

@@ -17,13 +17,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from tapete.cosmetics import worn
+from tapete.cosmetics import look
 from tapete.games.names import clean_text
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
 from tapete.registry import entry
 from tapete.rooms.inbox import STOP, Message, Send, error, moved
+from tapete.rooms.seats import seat_names
 from tapete.store import RoomRecord, StaleWrite, Store
 
 log = logging.getLogger(__name__)
@@ -183,10 +184,12 @@ class Lobby:
         """People in the room without a seat."""
         return sum(1 for m in self.members.values() if self.seat_of(m.guest) is None)
 
-    def state(self, guest: str | None) -> Message:
-        """The room as ``guest`` sees it: nothing here is hidden (no cards before a game)."""
+    def state(self, guest: str | None, lang: str = "es") -> Message:
+        """The room as ``guest`` sees it, its seats named in ``lang``: nothing here is
+        hidden (no cards before a game)."""
         online = self.connected()
         you = self.seat_of(guest)
+        names = seat_names(self.entry, self.seats, you, lang)
         return {
             "type": "lobby",
             "code": self.code,
@@ -198,7 +201,7 @@ class Lobby:
                 {
                     "seat": i,
                     "kind": s.get("kind", "empty"),
-                    "name": s.get("name"),
+                    "name": names[i] if s.get("kind") != "empty" else None,
                     "level": s.get("level"),
                     "host": s.get("kind") == "human" and s.get("guest") == self.record.host,
                     "connected": s.get("kind") == "bot" or s.get("guest") in online,
@@ -227,7 +230,7 @@ class Lobby:
         self._ids += 1
         self.members[self._ids] = Member(guest, send, lang)
         self._broadcast(skip=self._ids)
-        return self._ids, self.state(guest)
+        return self._ids, self.state(guest, lang)
 
     def leave_conn(self, conn: int) -> None:
         if self.members.pop(conn, None) is not None:
@@ -238,7 +241,7 @@ class Lobby:
             if conn == skip:
                 continue
             try:
-                m.send(self.state(m.guest))
+                m.send(self.state(m.guest, m.lang))
             except Exception:
                 self.members.pop(conn, None)
 
@@ -288,7 +291,7 @@ class Lobby:
             type(version) is not int or version != self.version
         ):
             err = error("stale_version", lang, got=version, current=self.version)
-            err["lobby"] = self.state(act.guest)
+            err["lobby"] = self.state(act.guest, lang)
             return err
         if kind == "react":  # not a change of the room: nothing stored, no version
             return self._react(act.guest, a.get("key"), lang)
@@ -470,9 +473,7 @@ class Lobby:
     async def _look(self, guest: str) -> dict[str, Any]:
         """What ``guest`` wears now (kept in :attr:`looks` for the room's page)."""
         account = await self.store.accounts.get(guest)
-        looks = worn(account.equipped if account is not None else None)
-        if account is not None and account.avatar:
-            looks = {**looks, "avatar": account.avatar}
+        looks = look(account.equipped, account.avatar) if account is not None else look(None, None)
         self.looks[guest] = looks
         return looks
 

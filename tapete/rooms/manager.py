@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tapete.cluster import Node
+from tapete.cosmetics import look
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
 from tapete.rooms.inbox import Message, Settings, error
@@ -49,18 +50,26 @@ def _no_game(record: RoomRecord, seats: list[dict[str, Any]]) -> Any:
 
 
 def practice_seats(
-    found: Entry, players: int, guest: str, level: str | None = None
+    found: Entry,
+    players: int,
+    guest: str,
+    level: str | None = None,
+    worn: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Seat 0 is the guest; the others are the game's bots at ``level`` (a game without
-    bots: the other seats are people around the same phone, with no guest of their own)."""
+    """Seat 0 is the guest, in what they ``worn`` (the shop's card back, frame…, as among
+    friends); the others are the game's bots at ``level``, each stored as the game's
+    ``n``-th bot and named only when shown (:func:`tapete.rooms.seats.seat_names`, in the
+    viewer's language); a game without bots: the other seats are people around the same
+    phone, with no guest of their own, and nobody's looks stand for them."""
     seats: list[dict[str, Any]] = [{"kind": "human", "guest": guest}]
     bots = found.bots
+    if worn is not None and bots is not None:
+        seats[0]["worn"] = worn
     for i in range(1, players):
         if bots is None:
             seats.append({"kind": "local"})
             continue
-        name, params = bots.seat_name(i, players - 1)
-        seats.append({"kind": "bot", "name": name, **params, "level": level or bots.default})
+        seats.append({"kind": "bot", "level": level or bots.default, "n": i})
     return seats
 
 
@@ -202,7 +211,9 @@ class Rooms:
         parsed = start.config if start is not None else spec.parse_config(config)
         if level is not None and (found.bots is None or found.bots.level(level) is None):
             raise IllegalMove("bad_config", field="level")
-        seats = practice_seats(found, spec.rules.seats(parsed), guest, level)
+        account = await self.store.accounts.get(guest)
+        looks = look(account.equipped, account.avatar) if account is not None else look(None, None)
+        seats = practice_seats(found, spec.rules.seats(parsed), guest, level, looks)
         record = await self.store.create_game(
             kind,
             spec.config_json(parsed),

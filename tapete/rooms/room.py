@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tapete.games.protocol import IllegalMove
-from tapete.i18n import N_, SHARED, text
 from tapete.metrics import MOVE_SECONDS, MOVES
 from tapete.registry import entry
 from tapete.rooms.bots import BotDriver
@@ -38,6 +37,7 @@ from tapete.rooms.inbox import (
     error,
     moved,
 )
+from tapete.rooms.seats import seat_names
 from tapete.rooms.stream import HISTORY, Logged, Stream
 from tapete.store import GameRecord, LoggedMove, StaleWrite, Store
 
@@ -193,15 +193,11 @@ class Room:
         return None
 
     def seats_json(self, viewer: int | None, lang: str = "es") -> list[Message]:
-        """The seats as a page shows them: a bot's name (a message id) in ``lang``."""
+        """The seats as a page shows them, named in ``lang`` as ``viewer`` reads them."""
         out = []
+        names = seat_names(self.entry, self.record.seats, viewer, lang)
         for i, s in enumerate(self.record.seats):
-            name = str(s.get("name") or "")
-            if s["kind"] == "bot" and name:
-                name = text(self.spec.key, lang, name, n=s.get("n", i))
-            elif not name:
-                name = text(SHARED, lang, N_("Tú") if i == viewer else N_("Jugador {n}"), n=i + 1)
-            seat: Message = {"seat": i, "name": name, "kind": s["kind"], "you": i == viewer}
+            seat: Message = {"seat": i, "name": names[i], "kind": s["kind"], "you": i == viewer}
             if isinstance(s.get("worn"), dict):  # (a friend's card back, frame: public)
                 seat["worn"] = s["worn"]
             out.append(seat)

@@ -23,7 +23,7 @@ from tapete.fair import commitment, preimage, salt
 from tapete.i18n import text
 from tapete.i18n.errors import describe
 from tapete.rooms import Room
-from tapete.server.pages import Pages
+from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 
@@ -69,10 +69,13 @@ class Fairness:
         ``viewer`` calls it)."""
         names = [s["name"] for s in room.seats_json(viewer, lang)]
         for item in [*redo["steps"], *redo["parts"]]:
+            yours = item.pop("yours", None)
             if "title" in item:
                 params = dict(item.get("params") or {})
                 if "seat" in item:
                     params["name"] = names[item["seat"]]
+                    if item["seat"] == viewer and yours:  # (never «Montón de Tú»)
+                        item["title"] = yours
                 item["title"] = text(room.spec.key, lang, item["title"], **params)
         return redo
 
@@ -98,6 +101,7 @@ class Fairness:
         if room is None or fair is None:
             return self.pages.not_found(request)
         mine = room.seat_of(guest_of(request))
+        lang = lang_of(request)
         return self.pages.render(
-            request, "fairness.html", fair=fair, title=room.entry.game, mine=mine
+            request, "fairness.html", fair=fair, game=game_info(room.entry, lang), mine=mine
         )

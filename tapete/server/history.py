@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from tapete.accounts import zone
 from tapete.i18n import N_, SHARED, text
 from tapete.registry import REGISTRY
+from tapete.rooms.seats import seat_names
 from tapete.server.account import AccountApi
 from tapete.server.render import lang_of
 from tapete.server.state import guest_of
@@ -28,12 +29,6 @@ RESULTS = {
     "none": N_("Sin ganador"),
     "playing": N_("En juego"),
 }
-BOT = N_("Bot")
-
-
-def unnamed(i: int, mine: int, kind: str) -> str:
-    """A seat without a name, as the history calls it: «Tú», a bot, «Jugador n»."""
-    return N_("Tú") if i == mine else BOT if kind == "bot" else N_("Jugador {n}")
 
 
 class History:
@@ -53,10 +48,7 @@ class History:
         else:
             winners = entry.game.winners(row.outcome)
             result = "won" if seat in winners else "lost" if winners else "none"
-        names = [
-            str(s.get("name") or "") or text(SHARED, lang, unnamed(i, seat, s["kind"]), n=i + 1)
-            for i, s in enumerate(row.seats)
-        ]
+        names = seat_names(entry, row.seats, seat, lang)  # (as this player reads them)
         started = row.created_at
         if started is not None and started.tzinfo is None:
             started = started.replace(tzinfo=UTC)  # (SQLite gives it back without its zone)

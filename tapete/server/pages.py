@@ -40,6 +40,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
         "fields": forms.fields(spec, values),
+        "fair": {k: tr(v) for k, v in spec.fair_words.items()},
     }
 
 
@@ -185,7 +186,7 @@ class Pages:
                 "normal",
             ),
             strings=js_strings(lang, found.key),
-            lobby=lobby.state(guest_of(request)) if lobby is not None else None,
+            lobby=lobby.state(guest, lang) if lobby is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
             looks=worn(account.equipped if account is not None else None),
             commitment=self.commitment(room),

@@ -113,7 +113,7 @@ class RoomPages:
                 "code": lobby.code,
                 "url": f"/sala/{lobby.code}",
                 "seat": 0,
-                "room": lobby.state(guest),
+                "room": lobby.state(guest, lang),
             },
             status_code=201,
         )
@@ -163,7 +163,7 @@ class RoomPages:
             "room.html",
             lobby.spec.key,
             **self._summary(lobby, lang),
-            room=lobby.state(guest),
+            room=lobby.state(guest, lang),
             code=lobby.code,
             link=self.link(request, lobby.code),
             your_name=name or "",

@@ -38,7 +38,7 @@ def test_the_commitment_from_the_start_matches_the_seed_at_the_end(
     # the deal, redone here: the browser's shuffle gives both piles as the game dealt them
     expect(page.locator("#deal-verdict")).to_have_attribute("data-ok", "yes")
     expect(page.locator("#redo li.ok")).to_have_count(2)
-    expect(page.locator("#redo li").first).to_contain_text("Montón de Tú")
+    expect(page.locator("#redo li").first).to_contain_text("Tu montón")
     commitment = page.locator("#commitment").inner_text()
     assert commitment.startswith(start)
     text = page.locator("#preimage").inner_text()

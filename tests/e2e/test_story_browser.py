@@ -141,7 +141,7 @@ def test_guest_links_pays_wears_loses_recovers_and_checks_a_game(
     expect(later.locator("#verdict")).to_have_attribute("data-ok", "yes")
     expect(later.locator("#deal-verdict")).to_have_attribute("data-ok", "yes")
     expect(later.locator("#redo li.ok")).to_have_count(2)
-    expect(later.locator("#redo li").first).to_contain_text("Montón de Tú")  # (her own seat)
+    expect(later.locator("#redo li").first).to_contain_text("Tu montón")  # (her own seat)
     no_horizontal_scroll(later, PHONE["width"])
     shot(later, screenshots / "phone-story-fair.png", full=True)
 

@@ -343,7 +343,9 @@ def test_one_numbered_tile_and_two_jokers_past_the_ends_is_refused() -> None:
 def test_jokers_alone_are_no_set() -> None:
     """Una combinación necesita al menos una ficha con número (y nunca un error interno)."""
     i = info("J1 J2 J1")
-    assert not i.valid and why(i) == "«J1 J2 J1» no es ni un grupo ni una escalera."
+    assert (
+        not i.valid and why(i) == "«comodín, comodín, comodín» no es ni un grupo ni una escalera."
+    )
     s = pos("J1 J2 5R", "1A")
     move = rummy.parse_move({"type": "play", "table": [["J1", "J2", "J1"]]})
     refused(s, 0, move, "invalid_set")
@@ -667,7 +669,7 @@ def test_check_reports_each_set_and_every_broken_rule_without_changing_anything(
         "reason": {"code": "too_short", "params": {"set": ["8N", "9N"]}}, "tidy": None,
     }  # fmt: skip
     said = [rummy.name_param("reason", x["reason"], es) for x in report["sets"][:2]]
-    assert said[0] == "«8N 9N»: una combinación necesita 3 fichas o más."
+    assert said[0] == "«8 negro, 9 negro»: una combinación necesita 3 fichas o más."
     assert said[1].startswith("La escalera roja 4-5-7 no es válida: falta")
     assert report["errors"][1]["set"] == ["4R", "5R", "7R"]
     assert report["errors"][1]["params"] == {"reason": report["sets"][1]["reason"]}

@@ -66,7 +66,7 @@ def test_the_history_reads_each_games_result(client: TestClient) -> None:
         None,
     )
     seats = {g["id"]: g for g in client.get("/api/historial").json()["games"]}[blank]["seats"]
-    assert seats == ["Tú", "Jugador 2", "Bot"]  # (seats without a name)
+    assert seats == ["Tú", "Jugador 2", "Ana"]  # (seats without a name: a bot as its game names it)
     guerra = data["stats"]["guerra"]
     assert (guerra["title"], guerra["played"], guerra["won"]) == ("La guerra", 2, 1)
     assert guerra["figures"] == [{"name": "wars", "title": "Guerras", "n": 3}]

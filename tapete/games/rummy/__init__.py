@@ -90,7 +90,8 @@ def _deal(config: Config, seed: int) -> dict[str, Any]:
     state = new(config, seed)
     n = config.players
     racks = [
-        {"seat": s, "title": N_("Atril de {name}"), "of": "bag", "sorted": True,
+        {"seat": s, "title": N_("Atril de {name}"), "yours": N_("Tu atril"), "of": "bag",
+         "sorted": True,
          "take": list(range(s * RACK_SIZE, (s + 1) * RACK_SIZE)),
          "cards": [text(t) for t in state.racks[s]]}
         for s in range(n)
@@ -103,7 +104,13 @@ def _deal(config: Config, seed: int) -> dict[str, Any]:
     return {
         "decks": {"bag": [text(t) for t in full_set()]},
         "steps": [
-            {"below": n, "want": starter, "title": N_("Empieza {name}"), "seat": starter},
+            {
+                "below": n,
+                "want": starter,
+                "title": N_("Empieza {name}"),
+                "yours": N_("Empiezas tú"),
+                "seat": starter,
+            },
             {"shuffle": "bag"},
         ],
         "parts": [*racks, pool],
@@ -157,6 +164,28 @@ SPEC: Final = GameSpec[Config, State, Moves](
         "bad_position": N_("Posición mal formada ({field})."),
     },
     params=name_param,
+    fair_words={
+        "title": N_("Unas fichas bien mezcladas"),
+        "check": N_("Comprobar las fichas"),
+        "committed": N_("Fichas comprometidas antes de empezar:"),
+        "lead": N_(
+            "Antes de la primera jugada, Tapete fija cómo se mezclan las fichas de esta "
+            "partida y publica una huella de ello (SHA-256). La huella no deja adivinar las "
+            "fichas; al terminar se enseña la semilla y cualquiera puede comprobar que da esa "
+            "misma huella: las fichas no cambiaron a media partida."
+        ),
+        "redo": N_(
+            "Tu navegador mezcla las fichas con esa semilla (splitmix64 y Fisher–Yates, como "
+            "el servidor) y comprueba que cada atril y el pozo salen tal como empezó la "
+            "partida."
+        ),
+        "shuffling": N_("Mezclando las fichas en tu navegador…"),
+        "order": N_("El orden en que quedaron las fichas"),
+        "deal_match": N_(
+            "Coincide: mezclando las fichas con la semilla sale el reparto con el que empezó "
+            "la partida."
+        ),
+    },
     clocks={"turn": Clock(practice=None, online=60.0)},
     online=Online(seats=(2, 4), with_seats=players_field, turn_clocks=(30.0, 60.0, 120.0, None)),
     clock_moves=CLOCK_MOVES,

@@ -11,7 +11,7 @@ with the same message ids)::
 >>> tile_name("7A", es), tile_name("7A", en)
 ('7 azul', 'blue 7')
 >>> set_text(["8N", "9N", "J1"], es), set_text(["8N", "9N", "J1"], en)
-('8N 9N J1', 'black 8, black 9, joker')
+('8 negro, 9 negro, comodín', 'black 8, black 9, joker')
 >>> either(["5N", "5O"], es), run_colour("N", es), colour("N", en)
 ('el 5 negro o el 5 naranja', 'negra', 'black')
 """
@@ -36,13 +36,10 @@ TILE: Final = {"R": N_("{n} rojo"), "A": N_("{n} azul"), "N": N_("{n} negro"),
 THE_TILE: Final = {"R": N_("el {n} rojo"), "A": N_("el {n} azul"), "N": N_("el {n} negro"),
                    "O": N_("el {n} naranja")}  # fmt: skip
 """A tile's name in a sentence, with its article: «el 7 azul», "the blue 7"."""
-SHORT: Final = {"R": N_("{n}R"), "A": N_("{n}A"), "N": N_("{n}N"), "O": N_("{n}O")}
-"""A tile in a list of a set's tiles: its code in Spanish («8N»), its name in English."""
 JOKER: Final = N_("comodín")
 THE_JOKER: Final = N_("el comodín")
-SHORT_JOKER: Final = {"1": N_("J1"), "2": N_("J2")}
-NEXT_IN_SET: Final = N_("{tiles} {tile}")
-"""How a set's tiles follow one another in a sentence («8N 9N», "black 8, black 9")."""
+NEXT_IN_SET: Final = N_("{tiles}, {tile}")
+"""How a set's tiles follow one another in a sentence («8 negro, 9 negro»)."""
 EITHER: Final = N_("{a} o {b}")
 
 
@@ -62,10 +59,10 @@ def the_tile(code: str, gettext: Gettext) -> str:
 
 
 def set_text(codes: Sequence[str], gettext: Gettext) -> str:
+    """A set's tiles, each by its name, in the set's order."""
     out = ""
     for code in codes:
-        n, c = _split(code)
-        word = gettext(SHORT_JOKER[c]) if not n else gettext(SHORT[c]).format(n=n)
+        word = tile_name(code, gettext)
         out = word if not out else gettext(NEXT_IN_SET).format(tiles=out, tile=word)
     return out
 

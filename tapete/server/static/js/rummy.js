@@ -12,8 +12,6 @@ const COLOUR = { R: _("rojo"), A: _("azul"), N: _("negro"), O: _("naranja") };
 const RUN_COLOUR = { R: _("roja"), A: _("azul"), N: _("negra"), O: _("naranja") };
 const TILE = { R: _("{n} rojo"), A: _("{n} azul"), N: _("{n} negro"), O: _("{n} naranja") };
 const THE_TILE = { R: _("el {n} rojo"), A: _("el {n} azul"), N: _("el {n} negro"), O: _("el {n} naranja") };
-const SHORT = { R: _("{n}R"), A: _("{n}A"), N: _("{n}N"), O: _("{n}O") };
-const SHORT_JOKER = { 1: _("J1"), 2: _("J2") };
 const MARKS = { R: "●", A: "■", N: "▲", O: "◆" };
 const JOKER_WORD = _("COMODÍN");
 const JOKER_FACE = `<span class="n">★</span><span class="m">${JOKER_WORD}</span>`;
@@ -49,8 +47,8 @@ const colOf = (code) => (isJoker(code) ? "" : code.slice(-1));
 const tileName = (code) => (isJoker(code) ? _("comodín") : fmt(TILE[colOf(code)], { n: numOf(code) }));
 const theTile = (code) => (isJoker(code) ? _("el comodín") : fmt(THE_TILE[colOf(code)], { n: numOf(code) }));
 const setText = (codes) => codes
-  .map((c) => (isJoker(c) ? SHORT_JOKER[c.slice(1)] : fmt(SHORT[colOf(c)], { n: numOf(c) })))
-  .reduce((out, word) => (out === null ? word : _("{tiles} {tile}", { tiles: out, tile: word })), null) || "";
+  .map(tileName)
+  .reduce((out, word) => (out === null ? word : _("{tiles}, {tile}", { tiles: out, tile: word })), null) || "";
 const either = (codes) => (codes.length === 1 ? theTile(codes[0])
   : _("{a} o {b}", { a: theTile(codes[0]), b: theTile(codes[1]) }));
 

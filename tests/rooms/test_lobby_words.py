@@ -1,0 +1,31 @@
+"""A private room's seats as each member reads them: its bots named in that member's
+language («Ordenador 1», "Computer 1"), never as the message id they are kept as."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapete.rooms import Rooms, Settings
+from tapete.rooms.lobby import Lobby
+from tapete.store import Store
+
+HOST, ANA = "host-" + "h" * 19, "ana-" + "a" * 20
+FAST = Settings(bot_pace=0)
+
+
+async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+
+
+async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> None:
+    rooms = Rooms(store, FAST)
+    lobby = await rooms.create_room("guerra", {"config": {"players": 3}}, HOST, "Host")
+    assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
+    english = [s["name"] for s in lobby.state(HOST, "en")["seats"]]
+    spanish = [s["name"] for s in lobby.state(HOST, "es")["seats"]]
+    assert english[:2] == ["Host", "Computer 1"] and spanish[:2] == ["Host", "Ordenador 1"]
+    sent: list[dict[str, Any]] = []
+    lobby.enter(ANA, sent.append, "en")  # a friend reading English, watching
+    assert await act(lobby, HOST, "bot", seat=2, level="normal") is None
+    assert [s["name"] for s in sent[-1]["seats"]][1:] == ["Computer 1", "Computer 2"]
+    await rooms.close()
