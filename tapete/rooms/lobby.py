@@ -422,7 +422,7 @@ class Lobby:
             changed = await handler(act.guest, a)
         except IllegalMove as exc:
             return self.spec_error(exc, lang)
-        if self._rematch_due():  # (everyone here has asked for it now)
+        if kind in ("rematch", "leave") and self._rematch_due():  # (everyone here asked)
             await self._next_game()
             changed = True
         if changed:
@@ -490,14 +490,14 @@ class Lobby:
         if taken.get("kind") == "empty":
             return False
         removed = taken.get("guest")
-        if taken.get("kind") == "human" and isinstance(removed, str):
-            if not self.is_removed(removed):
-                self.record.removed = [
-                    *self.record.removed,
-                    {"guest": removed, "name": taken.get("name")},
-                ]
-            self.rematch.discard(removed)
+        human = taken.get("kind") == "human" and isinstance(removed, str)
+        if human and not self.is_removed(removed):
+            self.record.removed = [
+                *self.record.removed,
+                {"guest": removed, "name": taken.get("name")},
+            ]
         self.seats[seat] = {"kind": "empty"}
+        self._changed_table()
         return True
 
     async def _do_readmit(self, guest: str, a: dict[str, Any]) -> bool:
@@ -523,6 +523,7 @@ class Lobby:
         bot_names = [s for s in self.seats if s.get("kind") == "bot"]
         name, params = bots.seat_name(len(bot_names) + 1, max(2, len(self.seats) - 1))
         self.seats[seat] = {"kind": "bot", "level": level, "name": name, **params}
+        self._changed_table()
         return True
 
     async def _do_options(self, guest: str, a: dict[str, Any]) -> bool:
@@ -538,6 +539,7 @@ class Lobby:
             self.record.seats = people  # move everyone up, in order
         self.record.seats = (self.seats + [{"kind": "empty"}] * n)[:n]
         self.record.options = options
+        self._changed_table()
         return True
 
     def _can_start(self) -> bool:
@@ -570,7 +572,13 @@ class Lobby:
     def _rematch_due(self) -> bool:
         """Between games, someone asked for the rematch and it waits for nobody: every
         player here asked (those away count as having asked)."""
-        return self.over() and bool(self.accepted()) and not self.waiting()
+        return self.over() and bool(self.accepted()) and not self.waiting() and self._can_start()
+
+    def _changed_table(self) -> None:
+        """The host changed the seats or the options between games: the rematch asked for
+        was for the table as it was (everyone asks again, or the host starts)."""
+        if self.over():
+            self.rematch.clear()
 
     def _react(self, guest: str, key: object, lang: str) -> Message | None:
         """A seat's reaction, shown to everyone in the room for a moment (throttled)."""

@@ -329,3 +329,29 @@ async def test_removing_a_bot_or_an_empty_seat_bars_nobody(store: Store) -> None
     assert await act(lobby, HOST, "remove", seat=2) is None
     assert lobby.state(HOST)["removed"] == [] and lobby.record.removed == []
     await rooms.close()
+
+
+async def test_the_host_changing_the_table_between_games_starts_nothing(store: Store) -> None:
+    """Between games the host may go back to the room and change it: that is not an answer
+    to the rematch (whoever asked asks again, or the host starts), and a room with too few
+    players never starts by itself."""
+    rooms, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+    for guest in (HOST, ANA, LUIS):
+        Player(rooms, lobby, guest)
+    assert await act(lobby, HOST, "start") is None
+    room = await rooms.get(str(lobby.record.game_id))
+    assert isinstance(room, Room)
+    await play_to_the_end(room, HOST, ANA, LUIS)
+    assert await act(lobby, HOST, "rematch") is None
+    assert await act(lobby, ANA, "rematch") is None
+    assert await act(lobby, HOST, "remove", seat=2) is None  # Luis, who had not answered
+    state = lobby.state(HOST)
+    assert lobby.record.game_id == room.id and state["over"] is True
+    assert state["rematch"] == [] and state["waiting"] == [0, 1]
+    assert await act(lobby, ANA, "leave") is None
+    assert await act(lobby, HOST, "rematch") is None  # alone: nothing to start
+    assert lobby.record.game_id == room.id and lobby.state(HOST)["can_start"] is False
+    assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
+    assert await act(lobby, HOST, "start") is None
+    assert lobby.record.game_id != room.id
+    await rooms.close()
