@@ -58,7 +58,7 @@ def test_a_missing_page_says_so_in_english(english: Page, server_url: str) -> No
     response = english.goto(server_url + "/no-such-page")
     assert response is not None and response.status == 404
     expect(english.locator("h1")).to_have_text("We couldn't find it")
-    expect(english.get_by_role("link", name="Back to the hall")).to_be_visible()
+    expect(english.get_by_role("link", name="Back to home")).to_be_visible()
 
 
 def test_no_keyboard_hints_on_a_touch_phone(

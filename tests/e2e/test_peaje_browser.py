@@ -527,7 +527,7 @@ def test_a_route_in_english(english: Page, server_url: str, screenshots: Path) -
     )
     expect(page.locator("#end-stats")).to_have_text("Cards used: 3 · misses: 0 · tolls: 1")
     expect(page.locator("#again")).to_have_text("Another game (new shuffle)")
-    expect(page.locator('#end a[href="/"]')).to_have_text("Back to the hall")
+    expect(page.locator('#end a[href="/"]')).to_have_text("Back to home")
     expect(page.locator('#end a[href="/peaje/guia"]')).to_have_text("The guide")
     no_spanish_in_sight(page)
     inside_viewport(page, "#end .end-card")

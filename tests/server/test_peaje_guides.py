@@ -205,7 +205,7 @@ def test_every_guide_page_in_english(guide: TestClient, page: str) -> None:
     assert links == want
     assert '<a class="btn play-big" href="/peaje">Play El Peaje</a>' in html
     assert '<a href="/reglas/peaje">Full rules</a>' in html
-    assert '<a href="/">Back to the hall</a>' in html
+    assert '<a href="/">Back to home</a>' in html
     assert ('<a href="/peaje/guia">Guide contents</a>' in html) == (page != "index")
 
 
