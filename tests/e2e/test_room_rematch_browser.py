@@ -214,6 +214,13 @@ def test_the_end_closes_to_show_the_table_and_the_room_is_a_click_away(
               away: false}]})"""
         )
         expect(host.locator("#presence")).to_have_text("Luis: se fue")
+        # no grace running: not at this table yet (a new game, the page on its way): nothing
+        host.evaluate(
+            """() => window.__tapete.presenceChanged({type: "presence", watchers: 0,
+              standin: "bot", seats: [{seat: 1, connected: false, grace_ms: null, bot: false,
+              away: false}]})"""
+        )
+        expect(host.locator("#presence li")).to_have_count(0)
         # the host asks for the rematch; then goes back to the room instead
         host.get_by_role("button", name="Revancha").click()
         expect(host.locator("#rematch-status")).to_have_text("Esperando a: Luis")

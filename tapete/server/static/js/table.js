@@ -264,9 +264,11 @@ export class Table {
     const list = $("presence");
     if (!list || !this.presence) return;
     const elapsed = performance.now() - this.presence.at;
-    // only what needs a look: someone away, a bot standing in, something just said
+    // only what needs a look: someone away, a bot standing in, something just said (a seat
+    // not connected with no grace running has not come to this table yet: a new game's
+    // players are on their way to it)
     const now = performance.now();
-    const worth = this.presence.seats.filter((p) => p.bot || p.away || !p.connected || (this.said.get(p.seat)?.[1] ?? 0) > now);
+    const worth = this.presence.seats.filter((p) => p.bot || p.away || (!p.connected && p.grace_ms != null) || (this.said.get(p.seat)?.[1] ?? 0) > now);
     const went = (name) => { // what plays for one who went, as the server says
       if (this.presence.standin === "bot") return _("{name}: se fue · juega un bot", { name });
       if (this.presence.standin === "skip") return _("{name}: se fue · se salta su turno", { name });
@@ -276,7 +278,7 @@ export class Table {
       const li = document.createElement("li");
       const name = this.nameOf(p.seat);
       // (a grace that ran out here before the server says so: they went, no «0 s» left)
-      const left = p.grace_ms == null ? 0 : Math.max(0, Math.ceil((p.grace_ms - elapsed) / 1000));
+      const left = Math.max(0, Math.ceil(((p.grace_ms ?? 0) - elapsed) / 1000));
       if (p.away) { // past the grace, or left the room
         li.className = "gone";
         li.textContent = went(name);
