@@ -43,6 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             **({"turn": args.turn_seconds} if args.turn_seconds else {}),
         },
         test_api=args.test_api,
+        **({"grace_seconds": args.grace_seconds} if args.grace_seconds is not None else {}),
     )
     limits = Limits(
         origins=tuple(split_list(args.origin or os.environ.get("TAPETE_ORIGINS", ""))),
@@ -177,6 +178,7 @@ def parser() -> argparse.ArgumentParser:
         help="cambia un límite (docs/security.md; también TAPETE_LIMITS)",
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
+    s.add_argument("--grace-seconds", type=float, default=None, help=argparse.SUPPRESS)
     s.add_argument("--log-level", default="info")
     s.add_argument(
         "--log-format",

@@ -5,7 +5,14 @@ may they do this (the host's actions are the host's) → is their version curren
 seats or options → store it (one transaction, refused if the stored version moved) → tell
 everyone in the room. So two people can never take one seat. The game itself is a
 :class:`~tapete.rooms.room.Room` like any other, opened with the room's seats; the lobby
-starts it, and starts the next one when every human accepts a rematch.
+starts it, and starts the next one when every human here accepts a rematch (or the host
+starts it).
+
+Who is here: a seated player with nobody of theirs in the room (no page open on it) keeps
+the seat to themselves for the grace (``Settings.grace_seconds``); past it they are
+*away*: the rematch does not wait for them, and in the next game their seat is still
+theirs, played by a stand-in (:func:`~tapete.rooms.room.standin_of`) until they are back.
+So a room never gets stuck on someone who went.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
 from tapete.registry import entry
 from tapete.rooms.inbox import STOP, Message, Send, error, moved
+from tapete.rooms.room import standin_of
 from tapete.rooms.seats import seat_names
 from tapete.store import RoomRecord, StaleWrite, Store
 
@@ -48,6 +56,7 @@ MESSAGES = {
     "no_rooms": N_("Este juego aún no se puede jugar en una sala con amigos."),
     "no_bots": N_("Este juego no tiene bots."),
     "too_fast": N_("Un momento: demasiados mensajes seguidos."),
+    "removed": N_("El anfitrión te ha quitado de esta sala."),
 }
 """The refusals of private rooms, in words."""
 
@@ -73,8 +82,9 @@ def lobby_error(code: str, lang: str, **params: Any) -> Message:
     return {"type": "error", "code": code, "message": words}
 
 
-OpenGame = Callable[[RoomRecord, list[dict[str, Any]]], Awaitable[str]]
-"""Starts a room's game with those seats; returns its id."""
+OpenGame = Callable[[RoomRecord, list[dict[str, Any]], dict[int, bool]], Awaitable[str]]
+"""Starts a room's game with those seats, the seats whose players are not here (True: away,
+False: their grace runs) told to it; returns its id."""
 
 
 @dataclass(slots=True)
@@ -92,6 +102,20 @@ class _Act:
     future: asyncio.Future[Message | None] = field(repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class _Away:
+    """A seated player's grace in the room ran out (nobody of theirs came back)."""
+
+    guest: str
+    since: float
+    """When it began (loop time): a grace cancelled and begun again is stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Ended:
+    """The room's game ended: everyone in the room is told."""
+
+
 def clean_name(name: object) -> str | None:
     """A display name as typed: trimmed, at most 24 characters, no control or bidi
     characters, NFC (:func:`~tapete.games.names.clean_text`); None if nothing is left."""
@@ -103,7 +127,9 @@ def clean_name(name: object) -> str | None:
 class Lobby:
     """One private room. Create with :meth:`open`."""
 
-    def __init__(self, record: RoomRecord, store: Store, open_game: OpenGame) -> None:
+    def __init__(
+        self, record: RoomRecord, store: Store, open_game: OpenGame, grace: float = 45.0
+    ) -> None:
         self.record = record
         self.code = record.code
         self.store = store
@@ -118,10 +144,17 @@ class Lobby:
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.rematch: set[str] = set()
+        """The guests who asked for a rematch of the game that ended."""
         self.looks: dict[str, dict[str, Any]] = {}
         """By guest, what a seated player wears (avatar, frame…: public), read when the room
         is opened, when they sit and when a game starts."""
-        """The guests who asked for a rematch of the game that ended."""
+        self.grace = grace
+        """Seconds a seated player with nobody of theirs in the room is waited for."""
+        self._gone: dict[str, tuple[float, asyncio.TimerHandle]] = {}
+        """By guest, seated players with nobody in the room whose grace runs: since when
+        (loop time) and its timer."""
+        self.away: set[str] = set()
+        """Seated players whose grace ran out: nobody waits for them (until they are back)."""
         self.game_over: Callable[[], bool] | None = None
         """Set by the manager: whether the room's current game has ended."""
         self._reactions: dict[str, list[float]] = {}
@@ -133,12 +166,15 @@ class Lobby:
         """Set by the manager: a player left in the middle of a game (a bot takes over)."""
 
     @classmethod
-    async def open(cls, record: RoomRecord, store: Store, open_game: OpenGame) -> Lobby:
-        lobby = cls(record, store, open_game)
+    async def open(
+        cls, record: RoomRecord, store: Store, open_game: OpenGame, grace: float = 45.0
+    ) -> Lobby:
+        lobby = cls(record, store, open_game, grace)
         for seat in lobby.seats:  # (what those seated already wear, for the room's page)
             if seat.get("kind") == "human" and isinstance(seat.get("guest"), str):
                 await lobby._look(seat["guest"])
         lobby._task = asyncio.create_task(lobby._run(), name=f"lobby-{record.code}")
+        lobby._watch_absent()  # (nobody is here yet: everyone's grace begins)
         return lobby
 
     async def moved(self) -> None:
@@ -150,6 +186,9 @@ class Lobby:
         await self.close()
 
     async def close(self) -> None:
+        for _, handle in self._gone.values():
+            handle.cancel()
+        self._gone.clear()
         if self._task is not None:
             self.queue.put_nowait(STOP)
             with contextlib.suppress(asyncio.CancelledError):
@@ -184,11 +223,36 @@ class Lobby:
         """People in the room without a seat."""
         return sum(1 for m in self.members.values() if self.seat_of(m.guest) is None)
 
+    def over(self) -> bool:
+        """Between games: the room's game has ended, the next has not begun."""
+        return self.record.status == "playing" and self._game_over()
+
+    def accepted(self) -> list[int]:
+        """The seats whose players asked for the rematch."""
+        seats = (self.seat_of(g) for g in self.rematch)
+        return sorted(s for s in seats if s is not None)
+
+    def waiting(self) -> list[int]:
+        """Between games, the seats the rematch waits for: players here (or within their
+        grace) who have not asked for it. A player away counts as having asked."""
+        if not self.over():
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.get("kind") == "human" and s.get("guest") not in self.rematch | self.away
+        ]
+
+    def is_removed(self, guest: str | None) -> bool:
+        """Whether the host removed ``guest`` from the room (and has not let them back)."""
+        return guest is not None and any(r.get("guest") == guest for r in self.record.removed)
+
     def state(self, guest: str | None, lang: str = "es") -> Message:
         """The room as ``guest`` sees it, its seats named in ``lang``: nothing here is
-        hidden (no cards before a game)."""
+        hidden (no cards before a game); whom the host removed, only the host is told."""
         online = self.connected()
         you = self.seat_of(guest)
+        host = self.is_host(guest)
         names = seat_names(self.entry, self.seats, you, lang)
         return {
             "type": "lobby",
@@ -205,20 +269,26 @@ class Lobby:
                     "level": s.get("level"),
                     "host": s.get("kind") == "human" and s.get("guest") == self.record.host,
                     "connected": s.get("kind") == "bot" or s.get("guest") in online,
+                    "away": s.get("kind") == "human" and s.get("guest") in self.away,
                     "you": i == you,
                     **({"worn": self.looks[s["guest"]]} if s.get("guest") in self.looks else {}),
                 }
                 for i, s in enumerate(self.seats)
             ],
             "you": you,
-            "host": self.is_host(guest),
+            "host": host,
             "watchers": self.watchers(),
             "game_id": self.record.game_id,
             "games": self.record.games,
-            "rematch": sorted(self.seat_of(g) for g in self.rematch if self.seat_of(g) is not None),
+            "over": self.over(),
+            "rematch": self.accepted(),
+            "waiting": self.waiting(),
             "can_start": self._can_start(),
             "seat_range": list(seat_range(self.record.kind, self._config())),
             "bots": self.entry.bots is not None,
+            "standin": standin_of(self.entry),
+            "removed": [str(r.get("name") or "") for r in self.record.removed] if host else [],
+            "you_removed": self.is_removed(guest),
         }
 
     def _config(self) -> Any:
@@ -229,12 +299,40 @@ class Lobby:
     def enter(self, guest: str | None, send: Send, lang: str) -> tuple[int, Message]:
         self._ids += 1
         self.members[self._ids] = Member(guest, send, lang)
+        self._watch_absent()  # (one who was away is back)
         self._broadcast(skip=self._ids)
         return self._ids, self.state(guest, lang)
 
     def leave_conn(self, conn: int) -> None:
         if self.members.pop(conn, None) is not None:
+            self._watch_absent()
             self._broadcast()
+
+    def game_ended(self) -> None:
+        """The room's game has just ended: everyone in the room is told (in turn)."""
+        if self._task is not None:
+            self.queue.put_nowait(_Ended())
+
+    def _watch_absent(self) -> None:
+        """Begin the grace of every seated player with nobody of theirs in the room; forget
+        the grace, or the absence, of one who is back or no longer seated. (A copy of the
+        room to read keeps no time.)"""
+        if self._task is None:
+            return
+        seated = {
+            s["guest"]
+            for s in self.seats
+            if s.get("kind") == "human" and isinstance(s.get("guest"), str)
+        }
+        here = self.connected()
+        for guest in [g for g in self._gone if g not in seated or g in here]:
+            self._gone.pop(guest)[1].cancel()
+        self.away &= seated - here
+        loop = asyncio.get_running_loop()
+        for guest in seated - here - self.away - self._gone.keys():
+            since = loop.time()
+            handle = loop.call_later(self.grace, self.queue.put_nowait, _Away(guest, since))
+            self._gone[guest] = (since, handle)
 
     def _broadcast(self, skip: int | None = None) -> None:
         for conn, m in list(self.members.items()):
@@ -263,22 +361,42 @@ class Lobby:
             item = await self.queue.get()
             if item is STOP:
                 return
-            assert isinstance(item, _Act)
+            act = item if isinstance(item, _Act) else None
             try:
-                item.future.set_result(await self._gate(item))
+                if act is not None:
+                    act.future.set_result(await self._gate(act))
+                elif isinstance(item, _Away):
+                    await self._away(item)
+                elif isinstance(item, _Ended):
+                    self._broadcast()
             except StaleWrite:  # another process saved the room: it owns it now
                 log.warning("lobby %s: the room moved on without it", self.code)
-                if not item.future.done():
-                    item.future.set_result(error("busy", item.lang))
+                if act is not None and not act.future.done():
+                    act.future.set_result(error("busy", act.lang))
                 if self.stale is not None:
                     self.stale()
             except Exception:
                 log.exception("lobby %s failed on %r", self.code, item)
-                if not item.future.done():
-                    item.future.set_result(error("busy", item.lang))
+                if act is not None and not act.future.done():
+                    act.future.set_result(error("busy", act.lang))
                 fresh = await self.store.room_by_id(self.record.id)
                 if fresh is not None:
                     self.record = fresh
+
+    async def _away(self, over: _Away) -> None:
+        """A seated player's grace ran out: they are away, and the rematch waits for them
+        no more (it may begin now)."""
+        gone = self._gone.get(over.guest)
+        if gone is None or gone[0] != over.since:
+            return  # they came back meanwhile
+        del self._gone[over.guest]
+        self.away.add(over.guest)
+        before = self.record.version
+        if self._rematch_due():
+            await self._next_game()
+            self.record.version = before + 1
+            await self.store.save_room(self.record, expected=before)
+        self._broadcast()
 
     async def _gate(self, act: _Act) -> Message | None:
         a = act.action
@@ -298,7 +416,7 @@ class Lobby:
         handler = getattr(self, f"_do_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             return error("unknown_type", lang, type=str(kind)[:40])
-        host_only = kind in ("remove", "bot", "options", "start")
+        host_only = kind in ("remove", "readmit", "bot", "options", "start")
         if host_only and not self.is_host(act.guest):
             return lobby_error("not_host", lang)
         before = self.record.version
@@ -306,9 +424,13 @@ class Lobby:
             changed = await handler(act.guest, a)
         except IllegalMove as exc:
             return self.spec_error(exc, lang)
+        if kind in ("rematch", "leave") and self._rematch_due():  # (everyone here asked)
+            await self._next_game()
+            changed = True
         if changed:
             self.record.version = before + 1
             await self.store.save_room(self.record, expected=before)
+            self._watch_absent()
             self._broadcast()
         return None
 
@@ -320,7 +442,11 @@ class Lobby:
     # the actions: each returns whether the room changed (and raises IllegalMove)
 
     async def _do_take(self, guest: str, a: dict[str, Any]) -> bool:
-        """Sit in the first empty seat (or, already seated, take a new name)."""
+        """Sit in the first empty seat (or, already seated, take a new name). One the host
+        removed may not (they may still watch), until the host lets them back. One sitting
+        in a room whose host has no seat any more hosts it."""
+        if self.is_removed(guest):
+            raise IllegalMove("removed")
         name = clean_name(a.get("name"))
         if name is None:
             raise IllegalMove("bad_name")
@@ -340,6 +466,7 @@ class Lobby:
         await self.store.ensure_guest(guest)
         await self.store.set_guest_name(guest, name)
         self.seats[free] = {"kind": "human", "guest": guest, "name": name}
+        self._pass_host()
         return True
 
     async def _do_leave(self, guest: str, a: dict[str, Any]) -> bool:
@@ -355,13 +482,33 @@ class Lobby:
         return True
 
     async def _do_remove(self, guest: str, a: dict[str, Any]) -> bool:
+        """Empty a seat. A player removed may not sit in this room again until the host
+        lets them (:meth:`_do_readmit`)."""
         seat = self._seat_arg(a)
         self._idle_or_raise()
-        if self.seats[seat].get("guest") == guest:
+        taken = self.seats[seat]
+        if taken.get("guest") == guest:
             raise IllegalMove("not_yourself")
-        if self.seats[seat].get("kind") == "empty":
+        if taken.get("kind") == "empty":
             return False
+        removed = taken.get("guest")
+        human = taken.get("kind") == "human" and isinstance(removed, str)
+        if human and not self.is_removed(removed):
+            self.record.removed = [
+                *self.record.removed,
+                {"guest": removed, "name": taken.get("name")},
+            ]
         self.seats[seat] = {"kind": "empty"}
+        self._changed_table()
+        return True
+
+    async def _do_readmit(self, guest: str, a: dict[str, Any]) -> bool:
+        """«Dejar volver»: the removed player ``index`` (in the state's ``removed``) may sit
+        again."""
+        index = a.get("index")
+        if type(index) is not int or not 0 <= index < len(self.record.removed):
+            raise IllegalMove("bad_message", detail="index")
+        self.record.removed = [r for i, r in enumerate(self.record.removed) if i != index]
         return True
 
     async def _do_bot(self, guest: str, a: dict[str, Any]) -> bool:
@@ -378,6 +525,7 @@ class Lobby:
         bot_names = [s for s in self.seats if s.get("kind") == "bot"]
         name, params = bots.seat_name(len(bot_names) + 1, max(2, len(self.seats) - 1))
         self.seats[seat] = {"kind": "bot", "level": level, "name": name, **params}
+        self._changed_table()
         return True
 
     async def _do_options(self, guest: str, a: dict[str, Any]) -> bool:
@@ -393,6 +541,7 @@ class Lobby:
             self.record.seats = people  # move everyone up, in order
         self.record.seats = (self.seats + [{"kind": "empty"}] * n)[:n]
         self.record.options = options
+        self._changed_table()
         return True
 
     def _can_start(self) -> bool:
@@ -402,25 +551,36 @@ class Lobby:
         return self._idle() and len(taken) >= self.online.seats[0] and bool(humans)
 
     async def _do_start(self, guest: str, a: dict[str, Any]) -> bool:
+        """The host starts the game; between games, without waiting for those who have not
+        asked for the rematch («Empezar ya»)."""
         self._idle_or_raise()
         if not self._can_start():
             raise IllegalMove("too_few_players")
-        await self._start_game([s for s in self.seats if s.get("kind") != "empty"])
+        await self._next_game()
         return True
 
     async def _do_rematch(self, guest: str, a: dict[str, Any]) -> bool:
-        """Ask for the next game with the same seats; it starts when every human has."""
+        """Ask for the next game with the same seats; it starts when every player here has
+        (:meth:`_rematch_due`)."""
         if self.seat_of(guest) is None:
             raise IllegalMove("not_in_room")
-        if self.record.status != "playing" or not self._game_over():
+        if not self.over():
             raise IllegalMove("not_over")
+        if guest in self.rematch:
+            return False
         self.rematch.add(guest)
-        humans = {s["guest"] for s in self.seats if s.get("kind") == "human"}
-        if humans <= self.rematch:
-            taken = [s for s in self.seats if s.get("kind") != "empty"]
-            shift = self.record.games % len(taken)  # the next player starts
-            await self._start_game(taken[shift:] + taken[:shift])
         return True
+
+    def _rematch_due(self) -> bool:
+        """Between games, someone asked for the rematch and it waits for nobody: every
+        player here asked (those away count as having asked)."""
+        return self.over() and bool(self.accepted()) and not self.waiting() and self._can_start()
+
+    def _changed_table(self) -> None:
+        """The host changed the seats or the options between games: the rematch asked for
+        was for the table as it was (everyone asks again, or the host starts)."""
+        if self.over():
+            self.rematch.clear()
 
     def _react(self, guest: str, key: object, lang: str) -> Message | None:
         """A seat's reaction, shown to everyone in the room for a moment (throttled)."""
@@ -456,12 +616,24 @@ class Lobby:
         if not self._idle():
             raise IllegalMove("room_started")
 
+    async def _next_game(self) -> None:
+        """The next game with the seats taken; each game the next player starts."""
+        taken = [s for s in self.seats if s.get("kind") != "empty"]
+        shift = self.record.games % len(taken)
+        await self._start_game(taken[shift:] + taken[:shift])
+
     async def _start_game(self, seats: list[dict[str, Any]]) -> None:
         self.rematch.clear()
         self.record.status = "playing"
         self.record.games += 1
         dressed = [await self._dressed(s) for s in seats]
-        self.record.game_id = await self._open_game(self.record, dressed)
+        here = self.connected()
+        absent = {
+            i: s["guest"] in self.away
+            for i, s in enumerate(seats)
+            if s.get("kind") == "human" and s.get("guest") not in here
+        }
+        self.record.game_id = await self._open_game(self.record, dressed, absent)
 
     async def _dressed(self, seat: dict[str, Any]) -> dict[str, Any]:
         """A human's seat in a game with what they wear (the shop's card back, frame…) as
@@ -484,7 +656,8 @@ class Lobby:
         return seat
 
     def _pass_host(self) -> None:
-        """The host left: the next human by seat order hosts (nobody left: it stays)."""
+        """The host has no seat (left, or left before anyone else sat): the next human by
+        seat order hosts (nobody seated: it stays, and passes to the next who sits)."""
         if self.seat_of(self.record.host) is not None:
             return
         nxt = next((s["guest"] for s in self.seats if s.get("kind") == "human"), None)

@@ -45,7 +45,7 @@ def room_unit(room_id: str) -> str:
     return f"room:{room_id}"
 
 
-def _no_game(record: RoomRecord, seats: list[dict[str, Any]]) -> Any:
+def _no_game(record: RoomRecord, seats: list[dict[str, Any]], absent: dict[int, bool]) -> Any:
     raise RuntimeError("a copy of a room to read starts no game")
 
 
@@ -275,6 +275,8 @@ class Rooms:
             if room is None:
                 room = await Room.open(record, self.store, self.settings, clocks, moves)
                 room.stale = lambda: self._stale(room)
+                if record.room_id is not None:
+                    room.ended = lambda: self._ended(room)
                 self._rooms[record.id] = room
             self._touched[record.id] = asyncio.get_running_loop().time()
             return room
@@ -429,7 +431,9 @@ class Rooms:
         async with self._lock:
             lobby = self._lobbies.get(record.code)
             if lobby is None:
-                lobby = await Lobby.open(record, self.store, self._start_room_game)
+                lobby = await Lobby.open(
+                    record, self.store, self._start_room_game, self.settings.grace_seconds
+                )
                 lobby.game_over = lambda: self._room_game_over(lobby)
                 lobby.stale = lambda: self._stale(lobby)
                 lobby.left = lambda guest: self._left(lobby, guest)
@@ -443,6 +447,12 @@ class Rooms:
         room = self._rooms.get(game_id)
         return room is None or room.finished  # unfinished games are always open
 
+    def _ended(self, room: Room) -> None:
+        """A room's game ended: its room tells everyone in it."""
+        for lobby in self._lobbies.values():
+            if lobby.record.id == room.record.room_id and lobby.record.game_id == room.id:
+                lobby.game_ended()
+
     def _left(self, lobby: Lobby, guest: str) -> None:
         room = self._rooms.get(lobby.record.game_id or "")
         if room is not None:
@@ -450,7 +460,11 @@ class Rooms:
             if seat is not None:
                 room.player_left(seat)
 
-    async def _start_room_game(self, record: RoomRecord, seats: list[dict[str, Any]]) -> str:
+    async def _start_room_game(
+        self, record: RoomRecord, seats: list[dict[str, Any]], absent: dict[int, bool]
+    ) -> str:
+        """A room's next game with ``seats``; the seats of ``absent`` players start away
+        (True) or with their grace running (False)."""
         spec = entry(record.kind).game
         assert spec.online is not None
         config = spec.online.with_seats(spec.parse_config(record.options["config"]), len(seats))
@@ -470,7 +484,9 @@ class Rooms:
             owner=record.host,
             room_id=record.id,
         )
-        await self._open(game)
+        room = await self._open(game)
+        if absent:
+            room.absent_at_start(absent)
         return game.id
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from tapete.games.protocol import IllegalMove
 from tapete.metrics import MOVE_SECONDS, MOVES
-from tapete.registry import entry
+from tapete.registry import Entry, entry
 from tapete.rooms.bots import BotDriver
 from tapete.rooms.clocks import Clocks
 from tapete.rooms.inbox import (
@@ -42,6 +42,15 @@ from tapete.rooms.stream import HISTORY, Logged, Stream
 from tapete.store import GameRecord, LoggedMove, StaleWrite, Store
 
 log = logging.getLogger(__name__)
+
+
+def standin_of(found: Entry) -> str | None:
+    """What plays a seat whose player went, in a game among friends: ``"bot"`` (a bot
+    stands in), ``"skip"`` (a game without bots plays what it says for them: El Peaje skips
+    their turn), None (the table waits for them)."""
+    if found.bots is not None:
+        return "bot"
+    return "skip" if found.game.absent is not None else None
 
 
 class Room:
@@ -85,6 +94,9 @@ class Room:
         self.stale: Callable[[], None] | None = None
         """Set by the manager (several processes): a commit found the log moved on without
         this room (another process owns the game now)."""
+        self.ended: Callable[[], None] | None = None
+        """Set by the manager (a game among friends): the move just committed ended the game
+        (its room says so to everyone in it)."""
         self._drafts: dict[int, tuple[int, Any]] = {}
         """By seat, the last draft it had checked (Rummy's table in the making) and the
         version it was made on: a reload gives it back; nobody else ever sees it."""
@@ -263,8 +275,9 @@ class Room:
         return any(s.seat == seat for s in self.stream.subscribers.values())
 
     def _drop(self, seat: int) -> None:
-        """Nobody is connected for ``seat`` any more: its grace begins."""
-        if seat in self._dropped or self.finished:
+        """Nobody is connected for ``seat`` any more: its grace begins (after the end too:
+        the table then says that they went, and their room does not wait for them)."""
+        if seat in self._dropped or seat in self.bots.away:
             return
         loop = asyncio.get_running_loop()
         since = loop.time()
@@ -286,6 +299,20 @@ class Room:
         else:
             self._presence_changed()
 
+    def absent_at_start(self, absent: Mapping[int, bool]) -> None:
+        """A new game among friends whose room knows some players are not here: ``True``,
+        away already (a stand-in plays at once, until they come back); ``False``, just gone
+        (their grace begins now, as if they had dropped)."""
+        for seat, away in absent.items():
+            if self._connected(seat):
+                continue
+            if away:
+                self.bots.away.add(seat)
+            else:
+                self._drop(seat)
+        self._presence_changed()
+        self.queue.put_nowait(Wake())
+
     def player_left(self, seat: int) -> None:
         """The player of ``seat`` left the room in the middle of the game: a bot plays the
         seat to its end (a game without bots: what the game says, El Peaje's skip)."""
@@ -304,7 +331,8 @@ class Room:
     def presence(self) -> Message:
         """Who is here: each seat connected or not, the seconds of grace left to one who
         dropped, whether a bot plays for it now, whether its player is away (past the grace,
-        or left); and how many watch without a seat."""
+        or left); how many watch without a seat; and what plays for a player away
+        (:func:`standin_of`; None once the game is over)."""
         now = asyncio.get_running_loop().time()
         bots = set(self.bots.seats())
         away = self.bots.away | self.bots.left
@@ -326,7 +354,8 @@ class Room:
                 }
             )
         watchers = sum(1 for s in self.stream.subscribers.values() if s.seat is None)
-        return {"type": "presence", "seats": seats, "watchers": watchers}
+        standin = None if self.finished else standin_of(self.entry)
+        return {"type": "presence", "seats": seats, "watchers": watchers, "standin": standin}
 
     def _presence_changed(self, skip: int | None = None) -> None:
         if not self.online:
@@ -491,6 +520,10 @@ class Room:
         logged = Logged(version, seat, move_json, events)
         self.stream.publish(logged, lambda s: self.game.view(self.state, s), self.clocks.json())
         MOVES.labels(self.record.kind).inc()
+        if self.online and self.finished:
+            self._presence_changed()  # (nobody plays for anyone now)
+            if self.ended is not None:
+                self.ended()
 
     async def _absent_turns(self) -> None:
         """A game without bots among friends: play what the game says for the seats whose

@@ -4,9 +4,11 @@ The contract (outside checks rely on it):
 
 - ``POST /api/salas`` ``{"game": key, "options": {...}}`` → ``201 {"code", "url", ...}``;
 - ``GET /sala/NNNNNN`` → the room's page (lobby, table or end); a wrong code → 404 with the
-  join form;
+  join form. Between games (the last one over, the next not begun) the link shows the final
+  table and its end dialog (the rematch); ``?vista=sala`` the room itself (seats, options);
 - ``POST /api/salas/NNNNNN/unirse`` ``{"name"}`` → ``200`` with the seat; ``404`` wrong or
-  expired code, ``409`` full or started, ``429`` throttled; errors as
+  expired code, ``409`` full or started, ``403`` removed by the host (until the host lets
+  them back), ``429`` throttled; errors as
   ``{"error": code, "message": text in the player's language}``.
 
 Wrong codes are counted per guest and per address; too many and every lookup by code is
@@ -38,7 +40,16 @@ WRONG_BY_ADDRESS = 40
 WINDOW = 600.0
 """Wrong codes allowed in ten minutes, per guest and per address."""
 
-STATUS = {"room_not_found": 404, "room_full": 409, "room_started": 409, "throttled": 429}
+STATUS = {
+    "room_not_found": 404,
+    "room_full": 409,
+    "room_started": 409,
+    "removed": 403,
+    "throttled": 429,
+}
+
+LOBBY_VIEW = ("vista", "sala")
+"""The query that asks for the room itself between games (``/sala/NNNNNN?vista=sala``)."""
 
 HOST_NAME = N_("Anfitrión")
 
@@ -155,7 +166,9 @@ class RoomPages:
         game_id = lobby.record.game_id
         if lobby.record.status == "playing" and game_id is not None:
             room = await self.hall.rooms.get(game_id)
-            if room is not None:
+            key, value = LOBBY_VIEW
+            wanted = request.query_params.get(key) == value
+            if room is not None and not (room.finished and wanted):
                 return await self.pages.table_page(request, room, lobby=lobby)
         name = await self.hall.store_name(guest) if guest else None
         return self.pages.render(
@@ -246,7 +259,19 @@ class RoomPages:
         )
         if reply is not None:
             return self.pages.setup_error(request, lobby.entry, str(reply["message"]))
-        return RedirectResponse(f"/sala/{lobby.code}", status_code=303)
+        return RedirectResponse(await self.room_url(lobby), status_code=303)
+
+    async def room_url(self, lobby: Lobby) -> str:
+        """The room itself: ``/sala/NNNNNN``, which between games shows the final table, so
+        then with ``?vista=sala``."""
+        url = f"/sala/{lobby.code}"
+        game_id = lobby.record.game_id
+        if lobby.record.status == "playing" and game_id is not None:
+            room = await self.hall.rooms.get(game_id)
+            if room is not None and room.finished:
+                key, value = LOBBY_VIEW
+                return f"{url}?{key}={value}"
+        return url
 
     async def by_code(self, request: Request) -> Response:
         """The hall's «Unirse con código» form: to the room, or back with the reason."""

@@ -156,6 +156,9 @@ class RoomRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     touched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    removed: Mapped[list[Any] | None]
+    """The guests the host removed (``[{"guest", "name"}]``): they may not sit again until
+    the host lets them (None: nobody)."""
 
 
 class RoomSeatRow(Base):

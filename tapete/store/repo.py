@@ -136,7 +136,8 @@ class GameRecord:
 class RoomRecord:
     """A private room as stored: its code, game and options, host, status, version, its
     current game and its seats (``{"kind": "empty" | "human" | "bot", "guest", "name",
-    "level"}``, in seat order)."""
+    "level"}``, in seat order), and the guests the host removed (``{"guest", "name"}``),
+    who may not sit again until the host lets them."""
 
     id: str
     code: str
@@ -149,6 +150,7 @@ class RoomRecord:
     games: int
     seats: list[dict[str, Any]] = field(default_factory=list)
     touched_at: datetime | None = None
+    removed: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def of(cls, row: RoomRow, seats: list[RoomSeatRow]) -> RoomRecord:
@@ -167,6 +169,7 @@ class RoomRecord:
                 for x in sorted(seats, key=lambda x: x.n)
             ],
             touched_at=row.touched_at,
+            removed=[dict(x) for x in row.removed or []],
         )
 
 
@@ -427,6 +430,7 @@ class Store:
                     version=room.version,
                     game_id=room.game_id,
                     games=room.games,
+                    removed=room.removed,
                     touched_at=datetime.now().astimezone(),
                 )
             )

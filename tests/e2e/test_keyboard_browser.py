@@ -120,8 +120,13 @@ def ended(page: Page, title: str) -> None:
     expect(page.locator("#end-title")).to_have_text(title)
     expect(page.locator("#again")).to_be_focused()
     hears(page, "^" + re.escape(title))
-    page.keyboard.press("Escape")  # the end stays: what comes next is in it
+    page.keyboard.press("Escape")  # closed, to look at the final table...
+    expect(end).to_be_hidden()
+    opener = page.locator("#end-open")
+    expect(opener).to_be_focused()  # ...and the key that opens it again is at hand
+    page.keyboard.press("Enter")
     expect(end).to_be_visible()
+    expect(page.locator("#again")).to_be_focused()
 
 
 # La guerra: a war, then every card ------------------------------------------------------

@@ -100,7 +100,7 @@ def test_two_friends_play_la_guerra_through_a_code(
     shot(phone, screenshots / "room-end-phone.png")
     rematch = host.get_by_role("button", name="Revancha")
     rematch.click()
-    expect(host.locator("#rematch-status")).to_have_text("Esperando a los demás…")
+    expect(host.locator("#rematch-status")).to_have_text("Esperando a: Luis")
     expect(phone.locator("#rematch-status")).to_have_text("Quieren la revancha: Anfitrión")
     phone.get_by_role("button", name="Revancha").click()
     changed = (

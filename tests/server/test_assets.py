@@ -49,13 +49,15 @@ def test_a_module_imports_its_modules_by_version_and_a_table_preloads_them(
     reach, so a first visit asks for them at once rather than one import after another."""
     text = client.get(f"/static/js/table.js?v={version('js/table.js')}").text
     imports = re.findall(r'from "\./([\w.]+\.js)\?v=([0-9a-f]{10})"', text)
-    assert {name for name, _v in imports} == {"net.js", "replay.js", "ui.js"}
+    assert {name for name, _v in imports} == {"net.js", "rematch.js", "replay.js", "ui.js"}
     for name, v in imports:
         assert v == version(f"js/{name}")
     page = client.post("/onecard/nueva", data={"players": "2", "level": "facil"})
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([\w.]+)\?v=', page.text)
     assert preloaded[0] == "onecard.js"
-    assert set(preloaded) == {"onecard.js", "table.js", "ui.js", "cards.js", "net.js", "replay.js"}
+    assert set(preloaded) == {
+        "onecard.js", "table.js", "ui.js", "cards.js", "net.js", "rematch.js", "replay.js"
+    }  # fmt: skip
 
 
 def test_a_version_follows_the_modules_under_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,3 +68,18 @@ async def test_a_guest_keeps_a_name(any_db: str) -> None:
         assert await store.guest_name(FRIEND) == "Luisa"
     finally:
         await store.close()
+
+
+async def test_a_room_keeps_whom_its_host_removed(any_db: str) -> None:
+    migrate(any_db)
+    store = Store(any_db)
+    try:
+        room = await store.create_room("guerra", {}, HOST, SEATS)
+        assert room.removed == []
+        room.removed = [{"guest": FRIEND, "name": "Luis"}]
+        room.version = 1
+        await store.save_room(room, expected=0)
+        again = await store.room(room.code)
+        assert again is not None and again.removed == [{"guest": FRIEND, "name": "Luis"}]
+    finally:
+        await store.close()

@@ -4,6 +4,7 @@
 // the server decides everything (the view carries what the page shows). A replay
 // (replay.js) stands in for the socket.
 import { GameSocket } from "./net.js";
+import { mayStartNow, rematchLines, showLines } from "./rematch.js";
 import { Replay } from "./replay.js";
 import { $, _, avatarEl, closeDialog, ngettext, openDialog, pageData, toast } from "./ui.js";
 
@@ -55,7 +56,16 @@ export class Table {
     if (again && again.dataset.rematch !== undefined) {
       again.addEventListener("click", () => this.rematch());
     }
-    if (again && again.dataset.close !== undefined) again.addEventListener("click", () => this.hideEnd());
+    if (again && again.dataset.close !== undefined) again.addEventListener("click", () => this.dismissEnd());
+    // the end dialog closes (×, Esc) to show the final table; «Ver el resultado» opens it again
+    this.endDismissed = false;
+    $("end-close")?.addEventListener("click", () => this.dismissEnd());
+    $("end-open")?.addEventListener("click", () => this.reopenEnd());
+    $("start-now")?.addEventListener("click", () => this.startNow());
+    this.endEl?.addEventListener("cancel", (ev) => { ev.preventDefault(); this.dismissEnd(); });
+    document.addEventListener("keydown", (ev) => { // (a replay's end is not modal: no cancel)
+      if (ev.key === "Escape" && this.endEl?.open && !this.endEl.matches(":modal")) this.dismissEnd();
+    });
     const keys = $("keys"); // the key help (templates/_keys.html): ? or the footer's button
     if (keys) {
       $("keys-open").addEventListener("click", () => openDialog(keys));
@@ -223,16 +233,18 @@ export class Table {
       location.reload(); // the rematch has begun: its table
       return;
     }
+    // between games: who asked, whom the rematch waits for, who went
     const status = $("rematch-status");
-    if (status) {
-      const others = lobby.rematch.filter((s) => s !== lobby.you);
-      const names = others.map((s) => lobby.seats[s]?.name).filter(Boolean).join(", ");
-      if (lobby.you !== null && lobby.rematch.includes(lobby.you)) {
-        status.textContent = _("Esperando a los demás…");
-      } else {
-        status.textContent = names ? _("Quieren la revancha: {names}", { names }) : "";
-      }
-      status.hidden = !status.textContent;
+    if (status) showLines(status, rematchLines(lobby));
+    const again = $("again");
+    if (again && again.dataset.rematch !== undefined) {
+      again.hidden = lobby.you === null; // (watching, or no longer seated)
+      again.disabled = lobby.you !== null && lobby.rematch.includes(lobby.you);
+    }
+    const now = $("start-now");
+    if (now) {
+      now.hidden = !mayStartNow(lobby);
+      now.disabled = false;
     }
   }
 
@@ -252,22 +264,33 @@ export class Table {
     const list = $("presence");
     if (!list || !this.presence) return;
     const elapsed = performance.now() - this.presence.at;
-    // only what needs a look: someone away, a bot standing in, something just said
+    // only what needs a look: someone away, a bot standing in, something just said (a seat
+    // not connected with no grace running has not come to this table yet: a new game's
+    // players are on their way to it)
     const now = performance.now();
-    const worth = this.presence.seats.filter((p) => p.bot || p.away || !p.connected || (this.said.get(p.seat)?.[1] ?? 0) > now);
+    const worth = this.presence.seats.filter((p) => p.bot || p.away || (!p.connected && p.grace_ms != null) || (this.said.get(p.seat)?.[1] ?? 0) > now);
+    const went = (name) => { // what plays for one who went, as the server says
+      if (this.presence.standin === "bot") return _("{name}: se fue · juega un bot", { name });
+      if (this.presence.standin === "skip") return _("{name}: se fue · se salta su turno", { name });
+      return _("{name}: se fue", { name });
+    };
     list.replaceChildren(...worth.map((p) => {
       const li = document.createElement("li");
       const name = this.nameOf(p.seat);
-      if (p.bot) {
+      // (a grace that ran out here before the server says so: they went, no «0 s» left)
+      const left = Math.max(0, Math.ceil(((p.grace_ms ?? 0) - elapsed) / 1000));
+      if (p.away) { // past the grace, or left the room
+        li.className = "gone";
+        li.textContent = went(name);
+      } else if (p.bot) { // timeouts in a row: a bot plays until they act again
         li.className = "bot";
         li.textContent = _("{name}: juega un bot por ahora", { name });
-      } else if (p.away) { // a game without bots: the game goes on without them
+      } else if (!p.connected && left > 0) {
         li.className = "away";
-        li.textContent = _("{name}: no está", { name });
-      } else if (!p.connected) {
-        li.className = "away";
-        const left = Math.max(0, Math.ceil(((p.grace_ms ?? 0) - elapsed) / 1000));
         li.textContent = _("{name}: reconectando… {n} s", { name, n: left });
+      } else if (!p.connected) {
+        li.className = "gone";
+        li.textContent = _("{name}: se fue", { name });
       } else {
         li.textContent = name;
       }
@@ -288,9 +311,14 @@ export class Table {
   rematch() {
     if (!this.lobby) return;
     this.sock.send({ type: "lobby", action: "rematch", version: this.lobby.version });
-    $("again").disabled = true;
-    $("rematch-status").textContent = _("Esperando a los demás…");
-    $("rematch-status").hidden = false;
+    $("again").disabled = true; // (the room's answer says whom it waits for)
+  }
+
+  /** The host starts the next game without waiting for those who have not answered. */
+  startNow() {
+    if (!this.lobby) return;
+    this.sock.send({ type: "lobby", action: "start", version: this.lobby.version });
+    $("start-now").disabled = true;
   }
 
   // the end dialog (templates/_end.html): a title, why it ended, a line of figures, a list
@@ -313,18 +341,55 @@ export class Table {
       return li;
     }));
     const again = $("again");
-    if (again.dataset.rematch !== undefined) again.hidden = this.mySeat === null; // watching
+    if (again.dataset.rematch !== undefined) { // watching, or no longer seated: no rematch
+      again.hidden = (this.lobby ? this.lobby.you : this.mySeat) === null;
+    }
+    this.endEl.classList.toggle("won", !!end.won);
+    if (this.endDismissed) { // closed to look at the table: it stays closed
+      const open = $("end-open");
+      if (open) open.hidden = false;
+      return;
+    }
+    const wasHidden = !this.endEl.open;
+    this.openEnd();
+    if (wasHidden) this.endWords = [end.title, end.reason].filter(Boolean).map(sentence).join(" ");
+  }
+
+  openEnd() {
     const wasHidden = !this.endEl.open;
     // (a replay's step bar stays in use above it: not modal there)
     openDialog(this.endEl, { modal: !this.replaying, sticky: true });
-    this.endEl.classList.toggle("won", !!end.won);
-    if (wasHidden) {
-      $("again").focus();
-      this.endWords = [end.title, end.reason].filter(Boolean).map(sentence).join(" ");
-    }
+    const open = $("end-open");
+    if (open) open.hidden = true;
+    if (!wasHidden) return;
+    const again = $("again"); // (one watching has no rematch to ask for: the close button)
+    (again && !again.hidden && !again.disabled ? again : $("end-close") || again)?.focus();
   }
 
-  hideEnd() { closeDialog(this.endEl); }
+  /** The game is not over (a replay stepped back): no end, and no way to open it. */
+  hideEnd() {
+    this.endDismissed = false;
+    closeDialog(this.endEl);
+    const open = $("end-open");
+    if (open) open.hidden = true;
+  }
+
+  /** The player closes the end to look at the final table (×, «Ver la mesa», Esc). */
+  dismissEnd() {
+    this.endDismissed = true;
+    const open = $("end-open");
+    if (open) open.hidden = false;
+    if (!this.endEl.open) return;
+    // the focus goes to what opens it again (after the dialog gives it back where it was)
+    if (open) this.endEl.addEventListener("close", () => open.focus(), { once: true });
+    closeDialog(this.endEl);
+  }
+
+  /** «Ver el resultado»: the end again. */
+  reopenEnd() {
+    this.endDismissed = false;
+    this.openEnd();
+  }
 }
 
 /** The entries of a log (the view's last few events, oldest first, the oldest dropped as
