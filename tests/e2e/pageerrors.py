@@ -5,9 +5,10 @@ Every page of every browser context a browser test opens (pytest-playwright's ``
 reports here its uncaught exceptions (``pageerror``) and its ``console.error`` messages; a
 test during which any arrived fails, with each one's page, message and stack.
 
-A console error a test provokes on purpose (a resource it makes fail, say) is allowed for
-that test alone, by a pattern searched in the message, with the ``console_errors`` mark;
-an uncaught exception never is.
+A console error a test provokes on purpose (a page it expects to answer 404, a request it
+expects refused) is allowed for that test alone with the ``console_errors`` mark: patterns
+searched in ``"<message> @ <where>"`` (where: the URL of the resource or script that
+logged it), as narrow as the test can make them. An uncaught exception never is.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 MARK = "console_errors"
 MARK_HELP = (
     f"{MARK}(*patterns): console.error messages this browser test provokes on purpose "
-    "(regular expressions, searched in the message); any other fails it"
+    "(regular expressions, searched in '<message> @ <url>'); any other fails it"
 )
 
 
@@ -31,12 +32,21 @@ class Problem:
     kind: str
     """``pageerror`` (an uncaught exception) or ``console.error``."""
     url: str
+    """The page's."""
     message: str
     stack: str
+    """An exception's stack; a console message's ``at <url>:<line>``."""
+    where: str = ""
+    """A console message's source: the resource or script that logged it."""
 
     def __str__(self) -> str:
         head = f"{self.kind} on {self.url}: {self.message}"
         return f"{head}\n{self.stack}" if self.stack and self.stack != self.message else head
+
+    @property
+    def allowable(self) -> str:
+        """What a ``console_errors`` pattern is searched in."""
+        return f"{self.message} @ {self.where}"
 
 
 class PageErrors(AssertionError):
@@ -64,9 +74,10 @@ def watch_page(page: Any) -> None:
     def on_console(msg: Any) -> None:
         if msg.type != "error":
             return
-        where = msg.location or {}
-        at = f"at {where.get('url') or '?'}:{where.get('lineNumber', '?')}" if where else ""
-        PROBLEMS.append(Problem("console.error", page.url, msg.text, at))
+        location = msg.location or {}
+        where = str(location.get("url") or "")
+        at = f"at {where or '?'}:{location.get('lineNumber', '?')}"
+        PROBLEMS.append(Problem("console.error", page.url, msg.text, at, where))
 
     page.on("pageerror", on_error)
     page.on("console", on_console)
@@ -114,7 +125,7 @@ def unexpected(item: pytest.Item, problems: list[Problem]) -> list[Problem]:
     return [
         p
         for p in problems
-        if p.kind == "pageerror" or not any(a.search(p.message) for a in allowed)
+        if p.kind == "pageerror" or not any(a.search(p.allowable) for a in allowed)
     ]
 
 

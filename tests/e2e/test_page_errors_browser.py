@@ -75,14 +75,22 @@ def test_a_console_error_fails_the_test_unless_the_test_allows_it(
     fails_the_test(request, "console.error on")
 
 
-@pytest.mark.console_errors(r"^expected trouble$")
+@pytest.mark.console_errors(
+    r"^expected trouble @ ", r"status of 404 \(Not Found\) @ http://[\d.:]+/no-such-file\.js$"
+)
 def test_a_console_error_the_test_provokes_on_purpose_is_allowed_by_its_mark(
     page: Page, request: pytest.FixtureRequest, server_url: str
 ) -> None:
     page.goto(server_url + "/")
     with page.expect_console_message(lambda m: m.type == "error"):
         page.evaluate("() => console.error('expected ' + 'trouble')")
+    with page.expect_console_message(lambda m: m.type == "error") as missing:
+        page.evaluate("() => fetch('/no-such-file.js')")
+    assert missing.value.location["url"] == server_url + "/no-such-file.js"
     pageerrors.check(request.node)  # allowed: no failure
+    with page.expect_console_message(lambda m: m.type == "error"):
+        page.evaluate("() => fetch('/no-such-page.js')")
+    fails_the_test(request, "no-such-page.js")  # the mark names the resource: not this one
     with page.expect_console_message(lambda m: m.type == "error"):
         page.evaluate("() => console.error('unexpected ' + 'trouble')")
     fails_the_test(request, "unexpected trouble")  # the mark allows that one message only
