@@ -1,0 +1,63 @@
+"""The tables' controls where a player needs them: One Card's suit picker starts on a suit
+the player holds; the keyboard's hints (on the felt, and the footer's key help) are not on a
+touch phone, and are on a laptop; La guerra's main button is on the screen, whole, with two,
+three or four players, on a laptop and on a phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser import PHONE, inside_viewport, open_position, shot, version
+from playwright.sync_api import Page, expect
+
+GUERRA_SETTLED = """() => { const v = window.__tapete?.view;
+  return !!v && (!!v.result || v.actors.includes(v.seat)); }"""
+"""La guerra waits for the player (the bots follow at once), or is over."""
+
+
+# La guerra's main button, whole on the screen without scrolling
+
+RANKS = ["2", "3", "4", "5", "7", "8", "9", "10", "J", "Q", "K", "A"]
+WARS = [" ".join(f"{rank}{suit}" for rank in RANKS) for suit in "HSCD"]
+"""Every pile in the same order: the duel is a war, the war another, and another — each seat's
+cards piling up on the felt."""
+
+
+def guerra_wars(page: Page, server_url: str, players: int) -> None:
+    position = {"piles": WARS[:players], "config": {"players": players}}
+    open_position(page, server_url, "guerra", position)
+    page.wait_for_function(GUERRA_SETTLED)
+    expect(page.locator("#seats .seat")).to_have_count(players)
+
+
+def button_on_screen_through_the_wars(page: Page, screenshots: Path, name: str) -> None:
+    """The button is whole on the screen, unscrolled, as the wars pile up (three turns)."""
+    for turn in range(4):
+        assert page.evaluate("() => window.scrollY") == 0
+        inside_viewport(page, "#turn")
+        if turn == 3:
+            break
+        before = version(page)
+        page.locator("#turn").click()
+        page.wait_for_function("v => window.__tapete.version > v", arg=before)
+        page.wait_for_function(GUERRA_SETTLED)
+    assert page.evaluate("() => window.__tapete.view.table.length") == 4  # (three wars)
+    shot(page, screenshots / name)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_main_button_is_on_a_laptops_screen(
+    desktop: Page, server_url: str, screenshots: Path, players: int
+) -> None:
+    guerra_wars(desktop, server_url, players)
+    button_on_screen_through_the_wars(desktop, screenshots, f"desktop-guerra-{players}p-wars.png")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_main_button_is_on_a_phones_screen(
+    phone: Page, server_url: str, screenshots: Path, players: int
+) -> None:
+    assert phone.viewport_size == PHONE
+    guerra_wars(phone, server_url, players)
+    button_on_screen_through_the_wars(phone, screenshots, f"phone-guerra-{players}p-wars.png")
