@@ -11,9 +11,40 @@ import pytest
 from browser import PHONE, inside_viewport, open_position, shot, version
 from playwright.sync_api import Page, expect
 
+SETTLED = (
+    "() => { const v = window.__tapete?.view; return !!v && (!!v.result || v.turn === v.seat); }"
+)
+"""One Card waits for the player (or is over)."""
 GUERRA_SETTLED = """() => { const v = window.__tapete?.view;
   return !!v && (!!v.result || v.actors.includes(v.seat)); }"""
 """La guerra waits for the player (the bots follow at once), or is over."""
+
+
+# Sorted by suit (♥ ♦ ♣ ♠): 7D 9C 5S. The seven fits the five of diamonds; no heart and,
+# besides the seven, no diamond in hand: clubs is the first suit held.
+SEVEN_NO_HEARTS = {
+    "hands": ["7D 5S 9C", "9H 8H 3H", "2D 3D 6S"],
+    "discard": "5D",
+    "stock": "4C 4D 4S 8H 8S 6C",
+    "turn": 0,
+    "config": {"players": 3},
+}
+
+
+def test_the_suit_picker_starts_on_a_suit_the_player_holds(desktop: Page, server_url: str) -> None:
+    open_position(desktop, server_url, "onecard", SEVEN_NO_HEARTS, "facil")
+    desktop.wait_for_function(SETTLED)
+    seven = desktop.locator('.hand .card[data-code="7D"]')
+    seven.focus()
+    desktop.keyboard.press("Enter")  # (the keyboard's way: the picker takes the focus)
+    expect(desktop.locator("#suits")).to_be_visible()
+    expect(desktop.locator('#suits [data-suit="H"] small')).to_have_text("corazones (0)")
+    expect(desktop.locator('#suits [data-suit="C"]')).to_be_focused()
+    before = version(desktop)
+    desktop.keyboard.press("Enter")  # the suit in focus: clubs
+    expect(desktop.locator("#suits")).to_be_hidden()
+    desktop.wait_for_function("v => window.__tapete.version > v", arg=before)
+    expect(desktop.locator("#log")).to_contain_text("Echas el siete de diamantes y pides tréboles")
 
 
 # La guerra's main button, whole on the screen without scrolling

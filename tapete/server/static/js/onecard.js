@@ -302,10 +302,12 @@ function openSuits() {
   openDialog(suitsEl);
   const counts = { H: 0, D: 0, C: 0, S: 0 };
   view.hand.forEach((c) => { if (c !== pendingSeven && !isJoker(c)) counts[c.slice(-1)] += 1; });
-  suitsEl.querySelectorAll("[data-suit]").forEach((b) => {
+  const buttons = [...suitsEl.querySelectorAll("[data-suit]")];
+  buttons.forEach((b) => {
     b.querySelector("small").textContent = `${suitName(b.dataset.suit)} (${counts[b.dataset.suit]})`;
   });
-  suitsEl.querySelector("[data-suit]").focus();
+  // the focus on the first suit the player holds (one they can follow), else the first
+  (buttons.find((b) => counts[b.dataset.suit] > 0) || buttons[0]).focus();
 }
 
 function closeSuits() {
