@@ -5,11 +5,14 @@ three or four players, on a laptop and on a phone."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from browser import PHONE, inside_viewport, open_position, shot, version
 from playwright.sync_api import Page, expect
+
+from tapete.registry import REGISTRY
 
 SETTLED = (
     "() => { const v = window.__tapete?.view; return !!v && (!!v.result || v.turn === v.seat); }"
@@ -45,6 +48,57 @@ def test_the_suit_picker_starts_on_a_suit_the_player_holds(desktop: Page, server
     expect(desktop.locator("#suits")).to_be_hidden()
     desktop.wait_for_function("v => window.__tapete.version > v", arg=before)
     expect(desktop.locator("#log")).to_contain_text("Echas el siete de diamantes y pides tréboles")
+
+
+# keyboard hints: on a laptop, not on a touch phone
+
+
+def practice(page: Page, server_url: str, kind: str) -> None:
+    """A practice game of ``kind`` with its default options, open at its table."""
+    response = page.request.post(
+        f"{server_url}/api/{kind}/nueva",
+        data=json.dumps({}),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    page.goto(server_url + response.json()["url"])
+    page.wait_for_function("() => !!window.__tapete?.view")
+
+
+HINTED = ("onecard", "rummy", "guerra")
+"""The tables whose felt says which keys play (``.keyhint``)."""
+
+
+def test_every_table_with_hints_is_here() -> None:
+    assert set(HINTED) <= set(REGISTRY)
+
+
+@pytest.mark.parametrize("kind", list(REGISTRY))
+def test_no_keyboard_hints_on_a_touch_phone(
+    phone: Page, server_url: str, screenshots: Path, kind: str
+) -> None:
+    practice(phone, server_url, kind)
+    assert phone.evaluate("() => matchMedia('(pointer: coarse)').matches")
+    assert phone.evaluate("() => document.documentElement.classList.contains('touch')")
+    expect(phone.locator(".keyhint").filter(visible=True)).to_have_count(0)
+    expect(phone.locator("#keys-open")).to_be_hidden()  # (the key help: keys only)
+    assert phone.locator(".keyhint").count() == (kind in HINTED)
+    if kind == "rummy":  # how to play by touch stays: it is not about keys
+        expect(phone.locator(".playhint")).to_be_visible()
+        expect(phone.locator(".playhint")).to_contain_text("tócalas para elegirlas")
+    shot(phone, screenshots / f"phone-{kind}-no-keyhints.png", full=True)
+
+
+@pytest.mark.parametrize("kind", list(REGISTRY))
+def test_keyboard_hints_on_a_laptop(desktop: Page, server_url: str, kind: str) -> None:
+    practice(desktop, server_url, kind)
+    hints = desktop.locator(".keyhint")
+    expect(hints).to_have_count(int(kind in HINTED))
+    for i in range(hints.count()):
+        expect(hints.nth(i)).to_be_visible()
+    expect(desktop.locator("#keys-open")).to_be_visible()
+    assert not desktop.evaluate("() => document.documentElement.classList.contains('touch')")
+    expect(desktop.locator(".playhint")).to_have_count(int(kind == "rummy"))
 
 
 # La guerra's main button, whole on the screen without scrolling

@@ -1,5 +1,6 @@
 // La guerra's table: draws the views the server sends; sends "turn". The table controller
 // (table.js) does the socket, names, the offline banner and the end dialog.
+import "./touch.js";
 import { Table } from "./table.js";
 import { _, fmt, ngettext } from "./ui.js";
 import { cardEl, backEl, cardName, cardText, theCard } from "./cards.js";

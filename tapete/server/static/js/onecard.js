@@ -3,6 +3,7 @@
 // clocks, the offline banner and the end dialog; the view says everything the page shows
 // (what fits, what a card did), so no rule of the game is here. A spectator (no seat: the
 // view has no hand) sees seat 0 where a player's own hand would be, its cards face down.
+import "./touch.js";
 import { Table, newEntries } from "./table.js";
 import { $, _, closeDialog, ngettext, openDialog } from "./ui.js";
 import { cardEl, backEl, cardName, cardText, isJoker, suitName, theCard } from "./cards.js";

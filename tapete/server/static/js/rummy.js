@@ -4,6 +4,7 @@
 // and the reports and names tiles in the page's language; it knows no rule. The table
 // controller (table.js) does the socket, names, the offline banner and the end dialog. A
 // spectator (no seat: the view has no rack) sees the players and the table, no rack.
+import "./touch.js";
 import { Table, newEntries } from "./table.js";
 import { $, _, fmt, ngettext, toast } from "./ui.js";
 
