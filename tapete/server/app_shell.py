@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.i18n import N_, SHARED, text
 from tapete.registry import REGISTRY
-from tapete.server.assets import STATIC, static
+from tapete.server.assets import STATIC, preloads, static
 from tapete.server.pages import Pages
 from tapete.server.render import lang_of
 
@@ -44,14 +44,18 @@ def readable_offline() -> list[str]:
     return pages
 
 
-SHELL_FILES = ("css/tapete.css", "css/rules.css", "css/guide.css", "favicon.svg", "js/app.js")
+SHELL_FILES = ("css/tapete.css", "css/rules.css", "css/guide.css", "favicon.svg")
+SHELL_MODULES = ("js/app.js", "js/steps.js")
+"""The scripts of the pages kept (each with the modules it imports): the rules' worked
+examples step by step (steps.js) work offline too."""
 
 
 @cache
 def worker_source() -> str:
     """``static/js/sw.js`` with this build's version and what it keeps, set at its top."""
     body = (STATIC / "js" / "sw.js").read_text(encoding="utf-8")
-    keep = [OFFLINE, *readable_offline(), *(static(f) for f in SHELL_FILES)]
+    modules = dict.fromkeys(url for entry in SHELL_MODULES for url in preloads(entry))
+    keep = [OFFLINE, *readable_offline(), *(static(f) for f in SHELL_FILES), *modules]
     build = hashlib.sha256(("\n".join(keep) + body).encode()).hexdigest()[:12]
     head = f"const BUILD = {json.dumps(build)};\nconst KEEP = {json.dumps(keep)};\n"
     return head + f"const OFFLINE = {json.dumps(OFFLINE)};\n" + body

@@ -36,6 +36,8 @@ ARGS = [
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the test modules import the shared helpers of browser.py
+import pageerrors  # noqa: E402  (from HERE, as the test modules import it)
+
 STARTUP_TIMEOUT = 20.0
 # The JSON API may start games from a seed or a set position (the tests of the newer games
 # need it), and bots think at 15 % of their usual pace so a test does not wait on them.
@@ -72,6 +74,49 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = others + browser
     for item in browser:
         item.add_marker(pytest.mark.filterwarnings(BASE_URL_WARNING))
+
+
+@pytest.fixture(scope="session")
+def browser(browser: Any) -> Iterator[Any]:
+    """pytest-playwright's browser, whose every new context and page is watched for page
+    errors (pageerrors.py): the fixtures' contexts and a test's own come from here."""
+    undo = pageerrors.watch_browser(browser)
+    try:
+        yield browser
+    finally:
+        undo()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", pageerrors.MARK_HELP)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    pageerrors.start()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """A browser test fails if its pages reported an error (pageerrors.py)."""
+    if not _is_browser_test(item):
+        return (yield)
+    try:
+        result = yield
+    except BaseException as exc:  # the test failed: its pages' errors may well be why
+        pageerrors.check(item, exc)
+        raise
+    pageerrors.check(item)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    result = yield
+    if _is_browser_test(item):
+        pageerrors.check(item)  # (what reached us as its contexts closed)
+    return result
 
 
 @pytest.fixture(scope="session")

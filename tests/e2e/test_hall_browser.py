@@ -54,6 +54,7 @@ def test_switching_language_is_remembered(english: Page, server_url: str) -> Non
     expect(english.locator("h1")).to_have_text("The rules of the games")
 
 
+@pytest.mark.console_errors(r"status of 404 \(Not Found\) @ http://[\d.:]+/no-such-page$")
 def test_a_missing_page_says_so_in_english(english: Page, server_url: str) -> None:
     response = english.goto(server_url + "/no-such-page")
     assert response is not None and response.status == 404

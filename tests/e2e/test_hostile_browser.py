@@ -15,12 +15,12 @@ import pytest
 from browser import TIMEOUT
 from playwright.sync_api import Page, expect
 
-FORM = """<!doctype html><title>Gratis</title>
+FORM = """<!doctype html><title>Gratis</title><link rel="icon" href="data:,">
 <form id="f" method="post" action="{hall}/peaje/nueva">
 <input name="variant" value="solitario"></form>
 <script>document.getElementById("f").submit();</script>"""
 
-SOCKET = """<!doctype html><title>Gratis</title><script>
+SOCKET = """<!doctype html><title>Gratis</title><link rel="icon" href="data:,"><script>
 window.result = {{state: "pending"}};
 const ws = new WebSocket("{ws}/ws");
 ws.onopen = () => {{
@@ -69,6 +69,11 @@ def guest_cookie(page: Page) -> str:
     return found[0]
 
 
+@pytest.mark.console_errors(  # (both refused, as they must be)
+    r"status of 403 \(Forbidden\) @ http://[\d.:]+/peaje/nueva$",
+    r"^WebSocket connection to 'ws://[\d.:]+/ws' failed: Error during WebSocket handshake: "
+    r"Unexpected response code: 403 @ ",
+)
 def test_a_hostile_page_can_neither_post_as_the_player_nor_open_their_game(
     page: Page, server_url: str, hostile: tuple[str, dict[str, str]]
 ) -> None:

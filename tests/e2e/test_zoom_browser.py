@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from browser import TIMEOUT, no_horizontal_scroll, open_position, shot
 from playwright.sync_api import Browser, Page, expect
+from test_accessibility_browser import MISSING
 
 ZOOMED = {"width": 195, "height": 422}
 """390×844 at 200 %."""
@@ -202,6 +203,7 @@ def test_with_a_larger_font(phone: Page, server_url: str, screenshots: Path, tab
     shot(page, screenshots / f"zoom-{table}-font32.png", full=True)
 
 
+@pytest.mark.console_errors(MISSING)
 def test_every_page_fits_at_200_percent_zoom(zoomed: Page, server_url: str) -> None:
     """The hall's other pages at 195 px: the header's links wrap under the brand, and no page
     scrolls sideways (one visit each, no audit: the accessibility sweep audits them)."""

@@ -70,3 +70,30 @@ def test_the_offline_page(client: TestClient) -> None:
     assert all(f'href="/reglas/{k}"' in es.text for k in REGISTRY)
     en = client.get(OFFLINE, headers={"accept-language": "en"})
     assert "Playing needs a connection" in en.text
+
+
+def test_the_worker_keeps_every_file_the_pages_it_keeps_load(client: TestClient) -> None:
+    """Offline, a kept page loads only files the worker kept: its scripts and style sheets
+    (the rules' step-by-step examples, js/steps.js, and the modules each imports)."""
+    keep = re.search(r"^const KEEP = (\[.*\]);$", client.get("/sw.js").text, re.M)
+    assert keep
+    kept = set(json.loads(keep.group(1)))
+    loads = re.compile(
+        r'<(?:script[^>]*\ssrc|link[^>]*\shref)="(/static/[^"?]+\.(?:js|css)(?:\?v=\w+)?)"'
+    )
+    wanted: set[str] = set()
+    for page in readable_offline():
+        wanted |= set(loads.findall(client.get(page).text))
+    todo = sorted(u for u in wanted if ".js?" in u)
+    while todo:  # a module's imports, as it is served (each versioned)
+        url = todo.pop()
+        folder = url.rsplit("/", 1)[0]
+        for spec in re.findall(
+            r"""\bfrom\s*["']\./([\w./-]+\.js\?v=\w+)["']""", client.get(url).text
+        ):
+            imported = f"{folder}/{spec}"
+            if imported not in wanted:
+                wanted.add(imported)
+                todo.append(imported)
+    assert "/static/js/steps.js" in {u.split("?")[0] for u in wanted}
+    assert wanted <= kept, sorted(wanted - kept)

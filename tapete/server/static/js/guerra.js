@@ -1,5 +1,6 @@
 // La guerra's table: draws the views the server sends; sends "turn". The table controller
 // (table.js) does the socket, names, the offline banner and the end dialog.
+import "./touch.js";
 import { Table } from "./table.js";
 import { _, fmt, ngettext } from "./ui.js";
 import { cardEl, backEl, cardName, cardText, theCard } from "./cards.js";
@@ -58,11 +59,12 @@ function render(t, change) {
   const duelKey = inProgress ? `d${view.duel}` : (view.last ? `d${view.last.n}` : "none");
   const winner = !inProgress && view.last ? view.last.winner : null;
 
-  // seats: the others on top, you at the bottom
-  const order = t.seats.map((s) => s.seat).filter((s) => s !== mySeat);
-  if (mySeat !== null) order.push(mySeat);
+  // seats: the others on top, you at the bottom (a spectator: seat 0 at the bottom)
+  const last = mySeat === null ? 0 : mySeat;
+  const order = t.seats.map((s) => s.seat).filter((s) => s !== last);
+  order.push(last);
   seatsEl.className = `seats n${t.seats.length}`;
-  seatsEl.replaceChildren(...order.map((seat) => seatRow(seat, steps, values, duelKey, winner, animate)));
+  seatsEl.replaceChildren(...order.map((seat) => seatRow(seat, steps, values, duelKey, winner, animate, seat === last)));
 
   // the message
   messageEl.textContent = describe(inProgress);
@@ -83,11 +85,12 @@ function render(t, change) {
   scheduleAuto();
 }
 
-function seatRow(seat, steps, values, duelKey, winner, animate) {
+function seatRow(seat, steps, values, duelKey, winner, animate, atBottom) {
   const row = document.createElement("div");
   const count = view.counts[seat];
   const out = view.out[seat];
-  row.className = `seat${seat === mySeat ? " me" : ""}${out ? " out" : ""}${winner === seat ? " winner" : ""}`;
+  const turning = mySeat === null && toTurn().includes(seat); // (a spectator: whose turn)
+  row.className = `seat${atBottom ? " bottom" : ""}${seat === mySeat ? " me" : ""}${out ? " out" : ""}${winner === seat ? " winner" : ""}${turning ? " turning" : ""}`;
   row.dataset.seat = seat;
 
   const info = document.createElement("div");
@@ -188,8 +191,12 @@ function describe(inProgress) {
   const last = view.last;
   if (!inProgress && last) return outcome(last, cardText);
   if (view.carry) return ngettext("{n} carta en juego del duelo anterior", "{n} cartas en juego del duelo anterior", view.carry);
+  if (mySeat === null && toTurn().length) return _("Turno de {names}", { names: toTurn().map(nameOf).join(_(" y ")) });
   return view.legal && view.legal.length ? _("Te toca: da la vuelta a tu carta.") : _("Esperando…");
 }
+
+/** The people who must turn a card now (the computer's seats follow them at once). */
+const toTurn = () => (view.result ? [] : (view.actors || []).filter((s) => table.seats[s]?.kind !== "bot"));
 
 /** How the last duel ended (and what is carried to the next one); ``name`` writes a card
  * ("7♠" on the felt, «el siete de picas» for the screen reader). */

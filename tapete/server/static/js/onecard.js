@@ -1,7 +1,9 @@
 // One Card's table: draws the views the server sends, highlights the legal moves they list
 // and sends the player's choices. The table controller (table.js) does the socket, names,
 // clocks, the offline banner and the end dialog; the view says everything the page shows
-// (what fits, what a card did), so no rule of the game is here.
+// (what fits, what a card did), so no rule of the game is here. A spectator (no seat: the
+// view has no hand) sees seat 0 where a player's own hand would be, its cards face down.
+import "./touch.js";
 import { Table, newEntries } from "./table.js";
 import { $, _, closeDialog, ngettext, openDialog } from "./ui.js";
 import { cardEl, backEl, cardName, cardText, isJoker, suitName, theCard } from "./cards.js";
@@ -28,6 +30,8 @@ const canDraw = () => legal().some((m) => m.type === "draw");
 const canCall = () => legal().some((m) => m.type === "call");
 const catchable = (seat) => legal().some((m) => m.type === "catch" && m.target === seat);
 const myTurn = () => view.turn === mySeat && !view.result;
+/** The seat drawn at the bottom: ours, or seat 0 for a spectator. */
+const bottom = () => (mySeat === null ? 0 : mySeat);
 
 // --- rendering ---------------------------------------------------------------------
 
@@ -42,7 +46,7 @@ function render(t, change) {
     if (mine.length) drawn = new Set(justDrawn);
     else if (msg.seat === mySeat) drawn = new Set();
   }
-  focusIndex = Math.min(focusIndex, Math.max(0, view.hand.length - 1));
+  focusIndex = Math.min(focusIndex, Math.max(0, (view.hand || []).length - 1));
   const hadFocus = handEl.contains(document.activeElement);
   renderStatus();
   renderOpponents();
@@ -71,7 +75,7 @@ function renderOpponents() {
   const box = $("opponents");
   const n = view.counts.length;
   const order = [];
-  for (let i = 1; i < n; i++) order.push((mySeat + i) % n);
+  for (let i = 1; i < n; i++) order.push((bottom() + i) % n);
   box.className = `opponents n${n}`;
   box.replaceChildren(...order.map((seat) => {
     const el = document.createElement("div");
@@ -213,6 +217,7 @@ function renderLog() {
 }
 
 function renderHand() {
+  if (mySeat === null) { renderBottomSeat(); return; }
   const playable = new Set(plays().map((m) => m.card));
   const mine = myTurn();
   handEl.replaceChildren(...view.hand.map((code, i) => {
@@ -229,7 +234,28 @@ function renderHand() {
   $("me-clock").dataset.clock = `turn:${mySeat}`;
 }
 
+/** A spectator's bottom seat: seat 0's name, its count and its cards face down. */
+function renderBottomSeat() {
+  const seat = bottom();
+  const count = view.counts[seat];
+  const name = $("me-name");
+  name.textContent = nameOf(seat);
+  name.parentElement.querySelector(".seat-avatar")?.remove();
+  name.before(table.avatarOf(seat)); // (as the others are drawn)
+  $("me-count").textContent = cardsLabel(count);
+  $("me-called").hidden = !view.called[seat];
+  $("me-clock").dataset.clock = `turn:${seat}`;
+  const fan = $("me-fan");
+  fan.replaceChildren(...Array.from({ length: Math.min(count, 8) }, () => backEl(`mini ${table.backOf(seat)}`, "")));
+  const box = $("me");
+  box.setAttribute("aria-label", `${nameOf(seat)}: ${cardsLabel(count)}`);
+  box.classList.toggle("active", view.turn === seat && !view.result);
+  box.classList.toggle("targeted", view.target === seat);
+  handEl.replaceChildren();
+}
+
 function renderActions() {
+  if (mySeat === null) return; // (a spectator: no actions, the page hides them)
   const mine = myTurn();
   drawBtn.disabled = !canDraw() || table.waiting;
   drawBtn.textContent = view.attack && mine ? _("Robar {n}", { n: view.attack }) : _("Robar");
@@ -277,10 +303,12 @@ function openSuits() {
   openDialog(suitsEl);
   const counts = { H: 0, D: 0, C: 0, S: 0 };
   view.hand.forEach((c) => { if (c !== pendingSeven && !isJoker(c)) counts[c.slice(-1)] += 1; });
-  suitsEl.querySelectorAll("[data-suit]").forEach((b) => {
+  const buttons = [...suitsEl.querySelectorAll("[data-suit]")];
+  buttons.forEach((b) => {
     b.querySelector("small").textContent = `${suitName(b.dataset.suit)} (${counts[b.dataset.suit]})`;
   });
-  suitsEl.querySelector("[data-suit]").focus();
+  // the focus on the first suit the player holds (one they can follow), else the first
+  (buttons.find((b) => counts[b.dataset.suit] > 0) || buttons[0]).focus();
 }
 
 function closeSuits() {

@@ -2,6 +2,7 @@
 // which phone acts for each player). Big buttons; the server judges everything and the view
 // carries what the page shows (the route in play, the misses left, the odds, what this phone
 // may do). The table controller (table.js) does the socket, the room bar and the end dialog.
+import "./touch.js";
 import { Table } from "./table.js";
 import { $, _, closeDialog, ngettext, num, openDialog, toast } from "./ui.js";
 import { cardEl, backEl, cardText, theCard } from "./cards.js";

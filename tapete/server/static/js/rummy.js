@@ -2,7 +2,9 @@
 // place with clicks, or the keyboard); the server checks every draft and says, as codes,
 // what is wrong, what the meld is worth and how each set reads. This page draws the views
 // and the reports and names tiles in the page's language; it knows no rule. The table
-// controller (table.js) does the socket, names, the offline banner and the end dialog.
+// controller (table.js) does the socket, names, the offline banner and the end dialog. A
+// spectator (no seat: the view has no rack) sees the players and the table, no rack.
+import "./touch.js";
 import { Table, newEntries } from "./table.js";
 import { $, _, fmt, ngettext, toast } from "./ui.js";
 
@@ -102,7 +104,7 @@ const tableKey = (sets) => JSON.stringify(codesOf(sets));
 function resetDraft(saved = null) {
   nextId = 0;
   const onTable = view.table.map((s) => s.map((code) => ({ id: nextId++, code, fromTable: true })));
-  const rack = view.rack.map((code) => ({ id: nextId++, code, fromTable: false }));
+  const rack = (view.rack || []).map((code) => ({ id: nextId++, code, fromTable: false }));
   draft = { sets: onTable, rack };
   baseKey = tableKey(onTable);
   if (saved) { // a draft the server kept for this turn (a reload): rebuild it from our tiles
