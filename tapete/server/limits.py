@@ -39,6 +39,12 @@ class Limits:
     """Unfinished practice games a guest may have; a new one of a kind replaces the old."""
     games_per_minute_guest: int = 20
     games_per_minute_address: int = 120
+    # room codes
+    wrong_codes_per_guest: int = 10
+    wrong_codes_per_address: int = 40
+    """Wrong room codes one guest, and one network address, may try in 10 minutes, however
+    they arrive (the join, a room's page, the socket's ``enter``); past either, every lookup
+    by code from them is ``throttled`` until the oldest leaves the window."""
     # e-mail codes (besides the database's own per address: tapete.accounts.may_send)
     mail_codes_per_guest: int = 6
     mail_codes_per_address: int = 6

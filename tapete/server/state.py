@@ -34,6 +34,31 @@ still bounds what the database's other threads (aiosqlite's) make the loop wait.
 
 log = logging.getLogger(__name__)
 
+WRONG_CODES_WINDOW = 600.0
+"""The window of the wrong room codes' limits (``Limits.wrong_codes_per_*``), in seconds."""
+
+
+class WrongCodes:
+    """Wrong room codes, counted per guest and per network address however they arrive (the
+    HTTP join, a room's page, the «Unirse con código» form, the socket's ``enter``): past
+    either limit every lookup by code from them is refused before the room is looked up, so
+    codes cannot be walked. In memory, per process (docs/security.md)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.by_guest = Throttle(limits.wrong_codes_per_guest, WRONG_CODES_WINDOW)
+        self.by_address = Throttle(limits.wrong_codes_per_address, WRONG_CODES_WINDOW)
+
+    def throttled(self, guest: str | None, address: str) -> bool:
+        """Whether this guest or address may look a room up by code now (checked first)."""
+        guest_over = guest is not None and self.by_guest.blocked(guest)
+        return guest_over or self.by_address.blocked(address)
+
+    def wrong(self, guest: str | None, address: str) -> None:
+        """Count a code that found no room (a socket without a guest: its address alone)."""
+        if guest is not None:
+            self.by_guest.hit(guest)
+        self.by_address.hit(address)
+
 
 class Hall:
     def __init__(
@@ -63,6 +88,8 @@ class Hall:
         self.limits = limits or Limits()
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
+        self.wrong_codes = WrongCodes(self.limits)
+        """Room codes that found no room, by guest and address (the page and the socket)."""
         self.settings = replace(
             settings,
             hint_threads=self.limits.hint_threads,
