@@ -157,37 +157,50 @@ class Accounts:
     ) -> tuple[Checked, str | None]:
         """Try a code against the live one (the newest unused) of ``guest`` (linking) or of
         ``email`` (recovering); ``digest_of(address)`` is the typed code's digest for the
-        address it was sent to. Returns the verdict and, when right, that address. A wrong
-        try counts, in one statement (two at once count twice); past :data:`CODE_TRIES` the
-        code is dead."""
+        address it was sent to. Returns the verdict and, when right, that address.
+
+        A try is counted before it is judged, by the one statement that checks it may be
+        made (``UPDATE … SET tries = tries + 1 WHERE … AND tries < CODE_TRIES RETURNING``,
+        the transaction's first, so it holds the write lock on SQLite and the row's lock on
+        PostgreSQL until the verdict is committed): tries sent at once are counted one after
+        the other, at most :data:`CODE_TRIES` are judged, the rest are ``too_many`` (and so
+        is the right code after them)."""
+        live = select(MailCode.id).where(MailCode.purpose == purpose, MailCode.used.is_(False))
+        if guest is not None:
+            live = live.where(MailCode.guest == guest)
+        if email is not None:
+            live = live.where(func.lower(MailCode.email) == email.lower())
+        code_id = live.order_by(MailCode.id.desc()).limit(1).scalar_subquery()
         async with self.sessions.begin() as s:
-            query = select(MailCode).where(MailCode.purpose == purpose, MailCode.used.is_(False))
-            if guest is not None:
-                query = query.where(MailCode.guest == guest)
-            if email is not None:
-                query = query.where(func.lower(MailCode.email) == email.lower())
-            row = await s.scalar(query.order_by(MailCode.id.desc()).limit(1))
-            if row is None:
-                return "wrong", None
-            if row.tries >= CODE_TRIES:
-                return "too_many", None
-            expires = _aware(row.expires_at)
-            assert expires is not None
-            if now >= expires:
-                return "expired", None
-            if not same_digest(digest_of(row.email), row.digest):
+            claimed = (
                 await s.execute(
-                    update(MailCode).where(MailCode.id == row.id).values(tries=MailCode.tries + 1)
+                    update(MailCode)
+                    .where(
+                        MailCode.id == code_id,
+                        MailCode.used.is_(False),
+                        MailCode.tries < CODE_TRIES,
+                        MailCode.expires_at > now,
+                    )
+                    .values(tries=MailCode.tries + 1)
+                    .returning(MailCode.id, MailCode.email, MailCode.digest)
                 )
+            ).first()
+            if claimed is None:  # why not: no live code, no tries left, or too late
+                row = await s.scalar(select(MailCode).where(MailCode.id == code_id))
+                if row is None:
+                    return "wrong", None
+                return ("too_many" if row.tries >= CODE_TRIES else "expired"), None
+            row_id, sent_to, digest = claimed
+            if not same_digest(digest_of(sent_to), digest):
                 return "wrong", None
             done = await s.execute(
                 update(MailCode)
-                .where(MailCode.id == row.id, MailCode.used.is_(False))
+                .where(MailCode.id == row_id, MailCode.used.is_(False))
                 .values(used=True)
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # (right twice at once: once)
                 return "wrong", None
-            return "ok", row.email
+            return "ok", sent_to
 
     async def link(self, guest: str, email: str) -> bool:
         """Link ``email`` to ``guest``; False if another account has it."""
