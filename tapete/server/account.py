@@ -332,28 +332,36 @@ class AccountApi:
     async def _issue(
         self, request: Request, purpose: str, email: str, owner: str | None, send: bool
     ) -> Response:
-        """Keep a new code for ``email`` and mail it (``send``), or refuse: too many codes
-        for this address or from this client."""
+        """Keep a new code for ``email``, asked for by this browser's guest, and mail it
+        (``send``), or refuse: too many codes for this address, from this requester or from
+        this client. Both ways (``send`` or not) do the same store calls and start the same
+        task: the message is built and sent by that task, after the answer, so the answer's
+        timing does not say whether the address is known."""
         lang = lang_of(request)
         now = self.now()
-        if not await self.accounts.may_send(email, purpose, now) or self._client_blocked(request):
+        requester = guest_of(request)
+        cap = self.hall.limits.mail_codes_per_email
+        allowed = await self.accounts.may_send(email, purpose, requester, now, cap)
+        if not allowed or self._client_blocked(request):
             return refusal("too_many_mails", lang, 429)
         code = new_code()
         digest = code_digest(self.secret, purpose, email, code)
-        await self.accounts.add_code(purpose, email, owner, digest, now)
-        if send:
-            task = asyncio.get_running_loop().create_task(
-                self._mail(code_mail(purpose, email, code, lang))
-            )
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+        await self.accounts.add_code(purpose, email, owner, digest, now, requester=requester)
+        task = asyncio.get_running_loop().create_task(self._mail(purpose, email, code, lang, send))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
         return JSONResponse({"sent": True, "email": email}, status_code=202)
 
-    async def _mail(self, message: EmailMessage) -> None:
+    async def _mail(self, purpose: str, to: str, code: str, lang: str, send: bool) -> None:
+        """Build the code's message and send it (off the request's path); not ``send`` (an
+        unknown address): built the same, and nothing goes out."""
+        message = code_mail(purpose, to, code, lang)
+        if not send:
+            return
         try:
             await self.mailer.send(message)
         except Exception:  # the mail server is down or refused it: said in the log
-            log.exception("could not send the code to %s", message["To"])
+            log.exception("could not send the code to %s", to)
 
     @refusing
     async def link(self, request: Request) -> Response:
@@ -365,9 +373,16 @@ class AccountApi:
         return await self._issue(request, "link", email, guest, send=True)
 
     async def _check(
-        self, purpose: str, code: object, *, guest: str | None = None, email: str | None = None
+        self,
+        purpose: str,
+        code: object,
+        *,
+        guest: str | None = None,
+        email: str | None = None,
+        requester: str | None = None,
     ) -> tuple[Checked, str | None]:
-        """Try a typed code (six digits, or it is simply wrong) against the live one."""
+        """Try a typed code (six digits, or it is simply wrong) against the live one (of
+        ``requester``, when given: a recovery code is for the browser that asked for it)."""
         if not isinstance(code, str) or not code.strip().isdigit():
             return "wrong", None
         return await self.accounts.check_code(
@@ -376,6 +391,7 @@ class AccountApi:
             self.now(),
             guest=guest,
             email=email,
+            requester=requester,
         )
 
     @refusing
@@ -409,7 +425,9 @@ class AccountApi:
         lang = lang_of(request)
         body = await self.read_body(request)
         email = self.email_in(body)
-        verdict, sent_to = await self._check("recover", body.get("code"), email=email)
+        verdict, sent_to = await self._check(
+            "recover", body.get("code"), email=email, requester=guest_of(request)
+        )
         owner = await self.accounts.by_email(sent_to) if sent_to is not None else None
         if verdict != "ok" or owner is None:
             verdict = "wrong" if verdict == "ok" else verdict

@@ -49,6 +49,9 @@ class Limits:
     mail_codes_per_guest: int = 6
     mail_codes_per_address: int = 6
     """Codes one guest, and one network address, may ask for in 15 minutes."""
+    mail_codes_per_email: int = 10
+    """Codes one e-mail address may be sent in 15 minutes, whoever asks (against mail
+    bombing; each requester has 3 of its own within it, and never voids another's code)."""
     # hints
     hint_threads: int = 1
     """Threads that compute hints (their own pool: bots never wait on them)."""

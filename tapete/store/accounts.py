@@ -103,34 +103,55 @@ class Accounts:
 
     # codes
 
-    async def may_send(self, email: str, purpose: str, now: datetime) -> bool:
-        """Whether another code may go to ``email`` now: a few a quarter of an hour whatever
-        they are for, and not two for the same purpose within half a minute."""
+    async def may_send(
+        self, email: str, purpose: str, requester: str | None, now: datetime, cap: int
+    ) -> bool:
+        """Whether another code may go to ``email`` now, asked for by ``requester`` (a
+        guest): a few a quarter of an hour from each requester whatever they are for, not two
+        for the same purpose within half a minute, and at most ``cap`` from everyone together
+        (mail bombing). One requester's codes never count against another's: whoever asks for
+        codes to someone's address cannot keep its owner from asking for one."""
         since = now - timedelta(seconds=MAIL_WINDOW_SECONDS)
         async with self.sessions() as s:
             sent = (
                 await s.execute(
-                    select(MailCode.created_at, MailCode.purpose).where(
+                    select(MailCode.created_at, MailCode.purpose, MailCode.requester).where(
                         func.lower(MailCode.email) == email.lower(), MailCode.created_at >= since
                     )
                 )
             ).all()
-        if len(sent) >= MAILS_PER_ADDRESS:
+        if len(sent) >= cap:
             return False
-        recent = [_aware(at) for at, kind in sent if kind == purpose]
+        mine = [(_aware(at), kind) for at, kind, who in sent if who == requester]
+        if len(mine) >= MAILS_PER_ADDRESS:
+            return False
+        recent = [t for t, kind in mine if kind == purpose]
         return all(t is None or (now - t).total_seconds() >= MAIL_GAP_SECONDS for t in recent)
 
     async def add_code(
-        self, purpose: str, email: str, guest: str | None, digest: str, now: datetime
+        self,
+        purpose: str,
+        email: str,
+        guest: str | None,
+        digest: str,
+        now: datetime,
+        requester: str | None = None,
     ) -> None:
-        """Keep a new code's digest; the earlier codes for the same purpose and address (and
-        account, when linking) stop working."""
+        """Keep a new code's digest for the account ``guest`` (linking: the one asking;
+        recovering: the one that has the address, or None), asked for by ``requester``
+        (``guest`` when not given). The requester's own earlier codes for the same purpose
+        and address stop working; nobody else's do."""
+        requester = guest if requester is None else requester
+        mine = (
+            MailCode.requester.is_(None) if requester is None else MailCode.requester == requester
+        )
         async with self.sessions.begin() as s:
             await s.execute(
                 update(MailCode)
                 .where(
                     MailCode.purpose == purpose,
                     func.lower(MailCode.email) == email.lower(),
+                    mine,
                     MailCode.used.is_(False),
                 )
                 .values(used=True)
@@ -140,6 +161,7 @@ class Accounts:
                     purpose=purpose,
                     email=email,
                     guest=guest,
+                    requester=requester,
                     digest=digest,
                     created_at=now,
                     expires_at=now + timedelta(seconds=CODE_SECONDS),
@@ -154,10 +176,12 @@ class Accounts:
         *,
         guest: str | None = None,
         email: str | None = None,
+        requester: str | None = None,
     ) -> tuple[Checked, str | None]:
         """Try a code against the live one (the newest unused) of ``guest`` (linking) or of
-        ``email`` (recovering); ``digest_of(address)`` is the typed code's digest for the
-        address it was sent to. Returns the verdict and, when right, that address.
+        ``email`` (recovering), asked for by ``requester`` if given (only the browser that
+        asked for a code can use it); ``digest_of(address)`` is the typed code's digest for
+        the address it was sent to. Returns the verdict and, when right, that address.
 
         A try is counted before it is judged, by the one statement that checks it may be
         made (``UPDATE … SET tries = tries + 1 WHERE … AND tries < CODE_TRIES RETURNING``,
@@ -170,6 +194,8 @@ class Accounts:
             live = live.where(MailCode.guest == guest)
         if email is not None:
             live = live.where(func.lower(MailCode.email) == email.lower())
+        if requester is not None:
+            live = live.where(MailCode.requester == requester)
         code_id = live.order_by(MailCode.id.desc()).limit(1).scalar_subquery()
         async with self.sessions.begin() as s:
             claimed = (
@@ -355,7 +381,9 @@ class Accounts:
         stay whole."""
         games = await self.games(guest, limit=100_000)
         async with self.sessions.begin() as s:
-            await s.execute(delete(MailCode).where(MailCode.guest == guest))
+            await s.execute(
+                delete(MailCode).where(or_(MailCode.guest == guest, MailCode.requester == guest))
+            )
             await s.execute(delete(Owned).where(Owned.guest == guest))
             await s.execute(delete(CoinEntry).where(CoinEntry.guest == guest))
             await s.execute(update(RoomSeatRow).where(RoomSeatRow.guest == guest).values(name=None))

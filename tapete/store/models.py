@@ -58,12 +58,19 @@ class MailCode(Base):
     account that has it ("recover"). Only a keyed digest of the code is kept."""
 
     __tablename__ = "mail_codes"
-    __table_args__ = (Index("ix_mail_codes_email", "email", "purpose"),)
+    __table_args__ = (
+        Index("ix_mail_codes_email", "email", "purpose"),
+        Index("ix_mail_codes_requester", "requester", "purpose"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     purpose: Mapped[str] = mapped_column(String(8))
     email: Mapped[str] = mapped_column(String(254))
     guest: Mapped[str | None] = mapped_column(ForeignKey("guests.id"))
+    """The account: the one linking the address, or the one that has it (recovering)."""
+    requester: Mapped[str | None] = mapped_column(String(32))
+    """The guest (browser) that asked for the code: only it can use it, and a new request
+    voids only its own earlier code (None: a code from before requesters were kept)."""
     digest: Mapped[str] = mapped_column(String(64))
     tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     used: Mapped[bool] = mapped_column(default=False, server_default=false())
