@@ -455,14 +455,15 @@ class AccountApi:
     @refusing
     async def erase(self, request: Request) -> Response:
         """Delete the account and its data (``{"confirm": true}``); this browser becomes a
-        new guest."""
+        new guest, and so does any other that kept a copy of its cookie (revoked)."""
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
         if body.get("confirm") is not True:
             return refusal("confirm_erase", lang, 400)
         await self.hall.store_ensure(guest)
-        await self.accounts.erase(guest)
+        await self.accounts.erase(guest, self.now())
+        self.hall.revoke(guest)  # (every copy of its cookie, here and on the socket)
         guests = self.hall.guests
         assert guests is not None
         fresh = secrets.token_hex(12)

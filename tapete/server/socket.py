@@ -51,6 +51,8 @@ CLOSE_TOO_MANY = 4029
 """Close code: the guest or address already has as many sockets as it may."""
 CLOSE_BROKEN = 1011
 """Close code: the server failed to send on the socket."""
+CLOSE_REVOKED = 4001
+"""Close code: the guest's account was deleted (its cookie is revoked)."""
 CLOSE_WAIT = 5.0
 """Seconds the writer waits for a close frame to go out before it gives up."""
 
@@ -390,6 +392,9 @@ class Sockets:
         ``limited``: counted against the socket's rate (not a message it sent again, nor
         one relayed by its own process, which counted it)."""
         lang = conn.lang
+        if self.hall.revoked(conn.guest):  # (its account was deleted meanwhile)
+            conn.close(CLOSE_REVOKED, "revoked")
+            return None
         if limited and not conn.bucket.take():
             return error("too_fast", lang)
         try:

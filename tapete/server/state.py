@@ -8,6 +8,7 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
@@ -33,6 +34,10 @@ On SQLite the moves are written on the loop itself (:mod:`tapete.store.writer`);
 still bounds what the database's other threads (aiosqlite's) make the loop wait."""
 
 log = logging.getLogger(__name__)
+
+REVOKED_REFRESH_SECONDS = 2.0
+"""Several processes: how often each reads the guests revoked by the others (an account
+deleted through another process)."""
 
 WRONG_CODES_WINDOW = 600.0
 """The window of the wrong room codes' limits (``Limits.wrong_codes_per_*``), in seconds."""
@@ -100,6 +105,9 @@ class Hall:
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
+        self.revoking: asyncio.Task[None] | None = None
+        """Several processes: reading the guests revoked by the others."""
+        self._revoked_seen: datetime | None = None
         self.gc_policy: GcPolicy | None = None
         """Rebuilding the unfinished games, from the start on (done: all are back)."""
 
@@ -107,7 +115,11 @@ class Hall:
         await asyncio.to_thread(migrate, self.url)
         self.store = Store(self.url)
         self.secret = await self.store.secret()
-        self.guests = Guests(self.secret, self.limits.cookies_issued_after)
+        revoked = await self.store.accounts.revoked()
+        self.guests = Guests(
+            self.secret, self.limits.cookies_issued_after, {guest for guest, _ in revoked}
+        )
+        self._revoked_seen = max((at for _, at in revoked), default=None)
         if self.redis_url is not None:
             self.node = Node(self.redis_url)
         self._rooms = Rooms(self.store, self.settings, node=self.node)
@@ -117,6 +129,33 @@ class Hall:
             await self.node.start()
             log.info("node %s of a hall on redis", self.node.me)
         self.resuming = asyncio.create_task(self._resume(self._rooms), name="resume")
+        if self.node is not None:  # (one process: every deletion goes through this one)
+            self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
+
+    async def _read_revoked(self) -> None:
+        """Several processes: read every few seconds the guests the others revoked."""
+        assert self.store is not None and self.guests is not None
+        while True:
+            await asyncio.sleep(REVOKED_REFRESH_SECONDS)
+            seen = self._revoked_seen
+            since = seen - timedelta(minutes=1) if seen is not None else None  # (clocks differ)
+            try:
+                for guest, at in await self.store.accounts.revoked(since):
+                    self.guests.revoke(guest)
+                    self._revoked_seen = at if seen is None else max(at, seen)
+                    seen = self._revoked_seen
+            except Exception:  # (the database is away: tried again)
+                log.warning("reading the revoked guests failed", exc_info=True)
+
+    def revoke(self, guest: str) -> None:
+        """``guest``'s account was deleted (and its revocation stored): none of its cookies
+        is read again here (the other processes read it from the store)."""
+        if self.guests is not None:
+            self.guests.revoke(guest)
+
+    def revoked(self, guest: str | None) -> bool:
+        """Whether ``guest``'s cookies are refused (its account was deleted)."""
+        return guest is not None and self.guests is not None and guest in self.guests.revoked
 
     async def _resume(self, rooms: Rooms) -> None:
         """Rebuild the unfinished games after the hall answers: a game asked for meanwhile
@@ -145,6 +184,10 @@ class Hall:
         return True
 
     async def stop(self) -> None:
+        if self.revoking is not None:
+            self.revoking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.revoking
         if self.gc_policy is not None:
             await self.gc_policy.stop()
         if self.resuming is not None and not self.resuming.done():

@@ -26,7 +26,15 @@ from tapete.accounts import (
     next_streak,
     same_digest,
 )
-from tapete.store.models import CoinEntry, GameRow, Guest, MailCode, Owned, RoomSeatRow
+from tapete.store.models import (
+    CoinEntry,
+    GameRow,
+    Guest,
+    MailCode,
+    Owned,
+    RevokedGuest,
+    RoomSeatRow,
+)
 
 Checked = Literal["ok", "wrong", "expired", "too_many"]
 Bought = Literal["ok", "owned", "poor"]
@@ -309,6 +317,16 @@ class Accounts:
                 return
             row.equipped = {**(row.equipped or {}), slot: item}
 
+    async def revoked(self, since: datetime | None = None) -> list[tuple[str, datetime]]:
+        """The guests revoked (their account deleted), since ``since`` if given: each with
+        when."""
+        async with self.sessions() as s:
+            query = select(RevokedGuest.id, RevokedGuest.at)
+            if since is not None:
+                query = query.where(RevokedGuest.at >= since)
+            rows = (await s.execute(query)).all()
+        return [(guest, _aware(at) or at) for guest, at in rows]
+
     # the player's data
 
     async def games(self, guest: str, limit: int = 500) -> list[GameRow]:
@@ -373,14 +391,16 @@ class Accounts:
             ],
         }
 
-    async def erase(self, guest: str) -> None:
+    async def erase(self, guest: str, now: datetime) -> None:
         """Forget the player: their address, name, coins, what they own, their codes; in
         the games and rooms they sat in (which stay, for the others) their seat keeps no
-        name of theirs. What remains of them is a random id with nothing in it (no browser
-        holds it once the server gave this one a new cookie), so the games that point at it
-        stay whole."""
+        name of theirs. What remains of them is a random id with nothing in it, revoked in
+        the same transaction: no cookie that carries it is read again (a copy another
+        browser kept, a stolen one), so nobody can act as them in the games that point at
+        it, which stay whole."""
         games = await self.games(guest, limit=100_000)
         async with self.sessions.begin() as s:
+            await s.merge(RevokedGuest(id=guest, at=now))
             await s.execute(
                 delete(MailCode).where(or_(MailCode.guest == guest, MailCode.requester == guest))
             )

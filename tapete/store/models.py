@@ -53,6 +53,16 @@ class Guest(Base):
     """Slot ("back", "felt", "tiles", "frame") → the item worn there."""
 
 
+class RevokedGuest(Base):
+    """A guest whose account was deleted: every copy of its cookie is refused (read as no
+    cookie: a new guest), by every process (:class:`tapete.server.guests.Guests`)."""
+
+    __tablename__ = "revoked_guests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 class MailCode(Base):
     """A six-digit code sent by e-mail: to link an address ("link") or to recover the
     account that has it ("recover"). Only a keyed digest of the code is kept."""
