@@ -35,12 +35,12 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.accounts import (
     CODE_SECONDS,
+    claim_window,
     code_digest,
     local_day,
     new_code,
-    next_claim,
-    next_streak,
     normal_email,
+    streak_after,
     valid_zone,
     week_strip,
 )
@@ -251,7 +251,8 @@ class AccountApi:
     def summary(self, account: Account) -> dict[str, Any]:
         """What the account page and ``GET /api/cuenta`` show of it."""
         now = self.now()
-        upcoming = next_streak(account.streak, account.claimed_at, now, account.tz)
+        opens, _ = window = self.window(account)
+        upcoming = streak_after(account.streak, *window, now)
         claimed = upcoming is None
         return {
             "name": account.name,
@@ -266,11 +267,19 @@ class AccountApi:
             "daily": {
                 "claimed_today": claimed,
                 "streak": account.streak if upcoming is None else upcoming - 1,
-                "next": next_claim(now, account.tz).isoformat() if claimed else None,
+                "next": opens.isoformat() if claimed and opens is not None else None,
                 "today": local_day(now, account.tz).isoformat(),
                 "week": week_strip(account.streak if upcoming is None else upcoming, claimed),
             },
         }
+
+    @staticmethod
+    def window(account: Account) -> tuple[datetime | None, datetime | None]:
+        """When the account's next daily claim opens, and until when it continues the
+        streak: as its last claim fixed them."""
+        return claim_window(
+            account.claimed_at, account.daily_opens, account.daily_keeps, account.tz
+        )
 
     # the account
 
@@ -481,10 +490,13 @@ class AccountApi:
         account = await self.account_of(guest)
         claim = await self.accounts.claim_daily(guest, self.now())
         if claim is None:
+            account = await self.account_of(guest)  # (as the claim that won fixed it)
+            opens, _ = self.window(account)
+            assert opens is not None
             body: dict[str, Any] = {
                 "error": "claimed_today",
                 "message": describe("claimed_today", lang, SHARED, MESSAGES),
-                "next": next_claim(self.now(), account.tz).isoformat(),
+                "next": opens.isoformat(),
                 "coins": account.coins,
                 "streak": account.streak,
             }

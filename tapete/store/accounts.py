@@ -22,9 +22,11 @@ from tapete.accounts import (
     MAIL_GAP_SECONDS,
     MAIL_WINDOW_SECONDS,
     MAILS_PER_ADDRESS,
+    claim_window,
     daily_grant,
-    next_streak,
+    fix_day,
     same_digest,
+    streak_after,
 )
 from tapete.store.models import (
     CoinEntry,
@@ -53,6 +55,10 @@ class Account:
     claimed_at: datetime | None
     equipped: dict[str, Any] = field(default_factory=dict)
     owned: list[str] = field(default_factory=list)
+    daily_opens: datetime | None = None
+    """When the next daily claim opens (fixed by the last claim; None: no claim yet)."""
+    daily_keeps: datetime | None = None
+    """A claim before this continues the streak (fixed by the last claim)."""
 
 
 @dataclass
@@ -91,6 +97,8 @@ class Accounts:
                 claimed_at=_aware(row.claimed_at),
                 equipped=dict(row.equipped or {}),
                 owned=sorted(owned),
+                daily_opens=_aware(row.daily_opens),
+                daily_keeps=_aware(row.daily_keeps),
             )
 
     async def set_profile(self, guest: str, **fields: Any) -> None:
@@ -254,22 +262,35 @@ class Accounts:
     # coins
 
     async def claim_daily(self, guest: str, now: datetime) -> Claim | None:
-        """Today's coins, once: None if this day (the player's) was claimed already. The
-        balance, the streak and the day claimed change in one conditional ``UPDATE``."""
+        """Today's coins, once: None if the next claim is not open yet. What the last claim
+        fixed decides (when the next opens, until when it continues the streak: in the zone
+        it was made in, :func:`tapete.accounts.fix_day`), so a zone changed since moves
+        neither. The balance, the streak and the next window change in one conditional
+        ``UPDATE``."""
         async with self.sessions.begin() as s:
             row = await s.get(Guest, guest)
             if row is None:
                 return None
             last = _aware(row.claimed_at)
-            streak = next_streak(row.streak, last, now, row.tz)
+            opens, keeps = claim_window(
+                last, _aware(row.daily_opens), _aware(row.daily_keeps), row.tz
+            )
+            streak = streak_after(row.streak, opens, keeps, now)
             if streak is None:
                 return None
             granted = daily_grant(streak)
+            next_opens, next_keeps = fix_day(now, row.tz, opens)
             claimed = Guest.claimed_at.is_(None) if last is None else Guest.claimed_at == last
             done = await s.execute(
                 update(Guest)
                 .where(Guest.id == guest, claimed)
-                .values(coins=Guest.coins + granted, streak=streak, claimed_at=now)
+                .values(
+                    coins=Guest.coins + granted,
+                    streak=streak,
+                    claimed_at=now,
+                    daily_opens=next_opens,
+                    daily_keeps=next_keeps,
+                )
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # (another tab claimed it)
                 return None
@@ -427,6 +448,8 @@ class Accounts:
                     coins=0,
                     streak=0,
                     claimed_at=None,
+                    daily_opens=None,
+                    daily_keeps=None,
                     equipped=None,
                 )
             )

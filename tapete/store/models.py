@@ -49,6 +49,10 @@ class Guest(Base):
     streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Days in a row the daily coins were claimed, up to the last claim."""
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    daily_opens: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the next daily claim opens, fixed by the last claim (in the zone it was made in)."""
+    daily_keeps: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """A claim before this continues the streak; fixed by the last claim, as ``daily_opens``."""
     equipped: Mapped[dict[str, Any] | None]
     """Slot ("back", "felt", "tiles", "frame") → the item worn there."""
 
