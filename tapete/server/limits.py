@@ -3,8 +3,13 @@ meets (docs/security.md). The counting is :mod:`tapete.throttle`."""
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, fields, replace
 from typing import Any
+
+PRIVATE_NETWORKS = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+"""The private ranges (RFC 1918, and IPv6's unique local addresses): an operator's network
+unless ``operator_networks`` says which."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +68,23 @@ class Limits:
     origin, e.g. ``https://tapete.example``)."""
     trusted_proxies: tuple[str, ...] = ()
     """Peer addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For`` are believed."""
+    # what only an operator reads
+    operator_networks: tuple[str, ...] = PRIVATE_NETWORKS
+    """Networks (CIDR) whose requests, straight to the process (not relayed by a proxy),
+    read ``/metrics`` and the detailed ``/salud``; loopback always does. Anyone else gets 404
+    for ``/metrics`` and from ``/salud`` only 200 or 503 (docs/security.md, «What an
+    operator reads»)."""
     # the guest cookie
     cookies_issued_after: float = 0.0
     """A Unix time: every guest token issued before it is refused (a leaked cookie's
     rotation: everyone gets a new identity). 0: all read."""
+
+    def __post_init__(self) -> None:
+        for network in self.operator_networks:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"operator_networks: {network!r} is no network") from None
 
     def with_text(self, text: str) -> Limits:
         """These limits with some changed, as an operator writes them
