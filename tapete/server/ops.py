@@ -93,9 +93,10 @@ class Ops:
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
     async def health(self, request: Request) -> Response:
-        """200 and what answers; 503 if the database does not (a balancer takes this
-        process out). What answers, and how fast, only to an operator (:meth:`operator`):
-        anyone else reads ``{"ok": …}`` alone."""
+        """200 and what answers; 503 if the database does not, or cannot write (a full disk:
+        :class:`~tapete.server.state.WriteHealth`), and a balancer takes this process out.
+        What answers, and how fast, only to an operator (:meth:`operator`): anyone else reads
+        ``{"ok": …}`` alone."""
         checks: dict[str, Any] = {}
         store = self.hall.store
         ok = store is not None
@@ -107,6 +108,10 @@ class Ops:
             except Exception as exc:
                 ok = False
                 checks["database"] = {"ok": False, "error": type(exc).__name__}
+        if store is not None:
+            writes = await self.hall.writes.check(store)
+            ok = ok and writes
+            checks["writes"] = {"ok": writes}
         node = self.hall.node
         if node is not None:
             t0 = time.perf_counter()

@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import logging
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import event
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
@@ -23,6 +25,7 @@ from tapete.server.gcpolicy import GcPolicy
 from tapete.server.guests import Guests
 from tapete.server.limits import Limits
 from tapete.store import Store, migrate
+from tapete.store.health import cannot_write, probe
 from tapete.throttle import Throttle
 
 SWITCH_INTERVAL = 0.0005
@@ -38,6 +41,10 @@ log = logging.getLogger(__name__)
 REVOKED_REFRESH_SECONDS = 2.0
 """Several processes: how often each reads the guests revoked by the others (an account
 deleted through another process)."""
+
+PROBE_SECONDS = 1.0
+"""While writes fail, ``/salud`` tries one (:func:`tapete.store.health.probe`) at most this
+often, to say when they work again."""
 
 WRONG_CODES_WINDOW = 600.0
 """The window of the wrong room codes' limits (``Limits.wrong_codes_per_*``), in seconds."""
@@ -63,6 +70,59 @@ class WrongCodes:
         if guest is not None:
             self.by_guest.hit(guest)
         self.by_address.hit(address)
+
+
+class WriteHealth:
+    """Whether the database writes. An error that says it cannot (a full disk, an I/O
+    error: :func:`~tapete.store.health.cannot_write`), on any of the store's connections,
+    makes it *failing* until a write succeeds again: a batch of moves, or the probe that
+    ``/salud`` makes while failing (:meth:`check`). Said once in the log each way."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.failed_at: float | None = None
+        self.wrote_at: float | None = None
+        self.probed_at: float | None = None
+
+    def watch(self, store: Store) -> None:
+        """Hear every error of ``store``'s connections (pages, accounts, the move writer)."""
+        for engine in (store.engine.sync_engine, store.writer.engine):
+            event.listen(engine, "handle_error", self._error)
+
+    def _error(self, context: Any) -> None:
+        if cannot_write(context.original_exception):
+            if not self.failing:
+                log.warning(
+                    "the database cannot write: %s", context.original_exception, exc_info=False
+                )
+            self.failed_at = self.clock()
+
+    def wrote(self, *_: Any) -> None:
+        """A write succeeded (moves committed, the probe)."""
+        if self.failing:
+            log.warning("the database writes again")
+        self.wrote_at = self.clock()
+
+    @property
+    def failing(self) -> bool:
+        failed, wrote = self.failed_at, self.wrote_at
+        return failed is not None and (wrote is None or wrote < failed)
+
+    async def check(self, store: Store) -> bool:
+        """Whether writes work: while failing, a probe at most every
+        :data:`PROBE_SECONDS` (no answer from it: still failing)."""
+        if not self.failing:
+            return True
+        now = self.clock()
+        if self.probed_at is not None and now - self.probed_at < PROBE_SECONDS:
+            return False
+        self.probed_at = now
+        try:
+            await probe(store.engine)
+        except Exception:  # (its error was heard: still failing)
+            return False
+        self.wrote()
+        return True
 
 
 class Hall:
@@ -94,6 +154,8 @@ class Hall:
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
         self.wrong_codes = WrongCodes(self.limits)
+        self.writes = WriteHealth()
+        """Whether the database writes (``/salud``: 503 while it does not)."""
         """Room codes that found no room, by guest and address (the page and the socket)."""
         self.settings = replace(
             settings,
@@ -113,7 +175,8 @@ class Hall:
 
     async def start(self) -> None:
         await asyncio.to_thread(migrate, self.url)
-        self.store = Store(self.url)
+        self.store = Store(self.url, observe=self.writes.wrote)
+        self.writes.watch(self.store)
         self.secret = await self.store.secret()
         revoked = await self.store.accounts.revoked()
         self.guests = Guests(
