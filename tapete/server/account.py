@@ -59,6 +59,9 @@ from tapete.throttle import Throttle
 
 log = logging.getLogger(__name__)
 
+MAIL_GRACE_SECONDS = 1.0
+"""On a stop, how long the mails being sent are waited for before they are given up."""
+
 CLIENT_WINDOW = 900.0
 """The window of the per-client limits on codes (``Limits.mail_codes_per_*``), in seconds."""
 
@@ -360,6 +363,18 @@ class AccountApi:
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
         return JSONResponse({"sent": True, "email": email}, status_code=202)
+
+    async def close(self) -> None:
+        """On a stop: the mails being sent get :data:`MAIL_GRACE_SECONDS`, then are given
+        up (a mail server that does not answer must not hold the stop)."""
+        if not self._sending:
+            return
+        _, pending = await asyncio.wait(set(self._sending), timeout=MAIL_GRACE_SECONDS)
+        for task in pending:
+            task.cancel()
+        if pending:
+            log.warning("stopping: %d code mail(s) not sent", len(pending))
+            await asyncio.wait(pending)
 
     async def _mail(self, purpose: str, to: str, code: str, lang: str, send: bool) -> None:
         """Build the code's message and send it (off the request's path); not ``send`` (an

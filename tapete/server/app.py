@@ -40,7 +40,7 @@ from tapete.server.replay import Replays
 from tapete.server.rooms import RoomPages
 from tapete.server.shop import Shop
 from tapete.server.socket import SocketFront, Sockets
-from tapete.server.state import Hall
+from tapete.server.state import Hall, Stopping
 
 log = logging.getLogger(__name__)
 
@@ -57,10 +57,13 @@ def create_app(
     freeze_gc: bool = False,
     redis_url: str | None = None,
     mailer: Mailer | None = None,
+    shutdown_seconds: float | None = None,
 ) -> SocketFront:
     hall = Hall(
         database_url, settings or Settings(), limits or Limits(), freeze_gc, redis_url, mailer
     )
+    if shutdown_seconds is not None:
+        hall.shutdown_seconds = shutdown_seconds
     pages = Pages(hall, Renderer())
     api = Api(hall)
     account = AccountApi(hall, pages)
@@ -79,9 +82,11 @@ def create_app(
         await hall.start()
         try:
             yield
-        finally:
-            await sockets.detach()
-            await hall.stop()
+        finally:  # (every part within one deadline: nothing keeps the process from ending)
+            stopping = Stopping(hall.shutdown_seconds)
+            await stopping.step("the relay", sockets.detach())
+            await stopping.step("the mail", account.close())
+            await hall.stop(stopping)
 
     routes = [
         Route("/", pages.home),

@@ -546,6 +546,11 @@ class SocketFront:
             await self.sockets.endpoint(WebSocket(scope, receive, send), direct_writer(send))
         except OSError as exc:  # the client went away before or while it was accepted
             log.debug("socket gone at the start (%s)", type(exc).__name__)
+        except asyncio.CancelledError:  # a stop's deadline: uvicorn closed it (1012) already
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            log.debug("socket cut short by the stop")
 
 
 ROOM_MESSAGES = frozenset({"move", "check", "hint", "sync"})

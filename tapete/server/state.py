@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,6 +36,14 @@ On SQLite the moves are written on the loop itself (:mod:`tapete.store.writer`);
 still bounds what the database's other threads (aiosqlite's) make the loop wait."""
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_SECONDS = 5.0
+"""``tapete serve --shutdown-seconds``: how long a stop (SIGTERM) waits for the requests and
+sockets in progress, and then again for the hall's own parts to end (:class:`Stopping`)."""
+
+STEP_SECONDS = 0.25
+"""The least a part of the hall is given to end, even past the deadline (so that the last
+parts, giving the node's leases back and closing the store, are always tried)."""
 
 REVOKED_REFRESH_SECONDS = 2.0
 """Several processes: how often each reads the guests revoked by the others (an account
@@ -70,6 +77,42 @@ class WrongCodes:
         if guest is not None:
             self.by_guest.hit(guest)
         self.by_address.hit(address)
+
+
+class Stopping:
+    """A stop of the hall within one deadline: each part (the rooms, the node, the store…)
+    is asked to end in turn and given what is left of the time (at least
+    :data:`STEP_SECONDS`); one that does not end in it is cancelled and left behind, with a
+    warning naming it, and the next goes on. Nothing a stop waits for can keep the process
+    from ending."""
+
+    def __init__(self, seconds: float = SHUTDOWN_SECONDS) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.deadline = self.loop.time() + seconds
+
+    async def step(self, name: str, work: Awaitable[None]) -> bool:
+        """Wait for ``work`` within what is left; whether it ended (and did not fail)."""
+        task = asyncio.ensure_future(work)
+        left = max(self.deadline - self.loop.time(), STEP_SECONDS)
+        done, _ = await asyncio.wait({task}, timeout=left)
+        if not done:
+            task.cancel()
+            log.warning("stopping: %s did not end in %.1f s; left behind", name, left)
+            return False
+        if task.cancelled():
+            return False
+        failed = task.exception()
+        if failed is not None:
+            log.error("stopping: %s failed", name, exc_info=failed)
+            return False
+        return True
+
+    @staticmethod
+    async def cancelled(task: asyncio.Task[Any] | None) -> None:
+        """Cancel ``task`` and wait for it to end."""
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task})
 
 
 class WriteHealth:
@@ -151,6 +194,8 @@ class Hall:
         ``tapete serve``: the process is the hall's alone; not in tests, which make many
         halls in one process)."""
         self.limits = limits or Limits()
+        self.shutdown_seconds = SHUTDOWN_SECONDS
+        """How long a stop waits for the hall's parts to end (``--shutdown-seconds``)."""
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
         self.wrong_codes = WrongCodes(self.limits)
@@ -246,23 +291,23 @@ class Hall:
         self.made_by_address.hit(address)
         return True
 
-    async def stop(self) -> None:
-        if self.revoking is not None:
-            self.revoking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.revoking
+    async def stop(self, stopping: Stopping | None = None) -> None:
+        """Stop every part of the hall this started, in order, within ``stopping``'s
+        deadline (:class:`Stopping`): reading the revoked guests, the collector's policy,
+        the resuming of games, the rooms (each room's and lobby's task, their bots' decisions
+        and clocks, the sweeper), the node (its leases given back), the store (the move
+        writer, its thread and the checkpointer's, the connections)."""
+        stopping = stopping or Stopping(self.shutdown_seconds)
+        await stopping.step("reading revoked guests", stopping.cancelled(self.revoking))
         if self.gc_policy is not None:
-            await self.gc_policy.stop()
-        if self.resuming is not None and not self.resuming.done():
-            self.resuming.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.resuming
+            await stopping.step("the collector's policy", self.gc_policy.stop())
+        await stopping.step("resuming games", stopping.cancelled(self.resuming))
         if self._rooms is not None:
-            await self._rooms.close()
+            await stopping.step("the rooms", self._rooms.close())
         if self.node is not None:  # (after the rooms: every lease goes back at once)
-            await self.node.stop()
+            await stopping.step("the node", self.node.stop())
         if self.store is not None:
-            await self.store.close()
+            await stopping.step("the store", self.store.close())
 
     @property
     def rooms(self) -> Rooms:
