@@ -123,3 +123,37 @@ def test_sigterm_ends_the_server_within_seconds_with_code_0(
         assert answer.startswith(b"HTTP/1.1 503"), answer  # (cut short: come back later)
         assert [m for m in said if "cut short after" in m]
         assert not [m for m in said if m.startswith("stopping:") and "left behind" in m]
+
+
+async def test_a_part_that_does_not_end_is_left_behind_and_the_next_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The hall's parts stop in turn within one deadline: one that hangs (even one that
+    swallows its cancellation) is left behind with a warning, and the next is still asked."""
+    import asyncio
+
+    from tapete.server.state import STEP_SECONDS, Stopping
+
+    stopping = Stopping(0.1)
+    hangs = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not hangs.is_set():
+            try:
+                await hangs.wait()
+            except asyncio.CancelledError:
+                continue
+
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    assert await stopping.step("a stubborn part", stubborn()) is False
+    assert loop.time() - t0 < 0.1 + STEP_SECONDS + 0.2
+    ended: list[str] = []
+
+    async def quick() -> None:
+        ended.append("quick")
+
+    assert await stopping.step("the next part", quick()) is True and ended == ["quick"]
+    assert [r for r in caplog.records if "a stubborn part did not end" in r.getMessage()]
+    hangs.set()  # (let the stubborn one go, for the test's loop to close)
+    await asyncio.sleep(0)
