@@ -97,17 +97,55 @@ def daily_grant(streak: int) -> int:
     return DAILY[(streak - 1) % len(DAILY)]
 
 
-def next_streak(previous: int, last: datetime | None, now: datetime, tz: str | None) -> int | None:
-    """The streak after a claim at ``now``; None if a claim was made on this day already.
-    Both instants are read in the player's zone of today, so moving the zone does not make
-    the same day twice."""
-    today = local_day(now, tz)
-    if last is None:
+DAY_FLOOR: Final = timedelta(hours=23)
+"""The least time between the openings of two claims in a row: no day is shorter in any one
+zone (23 hours when the clocks go forward), so only a change of zone could make one shorter —
+and hopping through the zones whose midnight is near would make a day of a quarter of an
+hour."""
+
+
+def fix_day(now: datetime, tz: str | None, opened: datetime | None) -> tuple[datetime, datetime]:
+    """What a claim made at ``now`` by a player in ``tz`` fixes, whatever zone they say they
+    are in later: when the next claim opens (the start of the next day there, and at least
+    :data:`DAY_FLOOR` after ``opened``, when the claim before it opened), and until when a
+    claim continues the streak (the end of the day it opens).
+
+    >>> opens, keeps = fix_day(datetime(2026, 12, 1, 22, 30, tzinfo=UTC), "Europe/Madrid", None)
+    >>> opens.isoformat(), keeps.isoformat()
+    ('2026-12-01T23:00:00+00:00', '2026-12-02T23:00:00+00:00')
+    """
+    opens = next_claim(now, tz)
+    if opened is not None:
+        opens = max(opens, opened + DAY_FLOOR)
+    return opens, next_claim(opens, tz)
+
+
+def claim_window(
+    claimed_at: datetime | None,
+    opens: datetime | None,
+    keeps: datetime | None,
+    tz: str | None,
+) -> tuple[datetime | None, datetime | None]:
+    """When the next claim opens and until when it continues the streak, as the last claim
+    fixed them (None, None: no claim yet). A claim from before they were kept is read in the
+    player's zone now."""
+    if opens is not None:
+        return opens, keeps
+    if claimed_at is None:
+        return None, None
+    return fix_day(claimed_at, tz, None)
+
+
+def streak_after(
+    previous: int, opens: datetime | None, keeps: datetime | None, now: datetime
+) -> int | None:
+    """The streak after a claim at ``now``: None if the next claim is not open yet; one more
+    if it is made before ``keeps``; else a new streak of 1."""
+    if opens is None:
         return 1
-    before = local_day(last, tz)
-    if before >= today:
+    if now < opens:
         return None
-    return previous + 1 if before == today - timedelta(days=1) else 1
+    return previous + 1 if keeps is None or now < keeps else 1
 
 
 def next_claim(now: datetime, tz: str | None) -> datetime:

@@ -5,10 +5,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
+import signal
 import sys
+from typing import Any
 
 DEFAULT_DB = "tapete.db"
+
+SAY_WAITING_SECONDS = 1.0
+"""At a stop, after how long the log says which requests and sockets are still waited for."""
+BACKSTOP_SECONDS = 1.0
+"""uvicorn's own deadline for them comes this long after ours (which cuts them short
+first, quietly: :class:`tapete.server.logs.RequestIds`)."""
+
+log = logging.getLogger("tapete.serve")
 
 
 def database_url(db: str | None) -> str:
@@ -64,13 +75,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         freeze_gc=True,
         redis_url=redis_url,
         mailer=mail,
+        shutdown_seconds=args.shutdown_seconds,
     )
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     if isinstance(mail, SmtpMailer):
         print(f"Correo por SMTP: {mail.settings.describe()}", flush=True)
     else:
         print("Correo: sin TAPETE_SMTP_URL, los mensajes se escriben en el registro", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
@@ -84,8 +96,76 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server_header=False,
         proxy_headers=bool(limits.trusted_proxies),  # X-Forwarded-* from trusted proxies only
         forwarded_allow_ips=",".join(limits.trusted_proxies) or None,
+        timeout_graceful_shutdown=args.shutdown_seconds + BACKSTOP_SECONDS,
     )
+    # uvicorn raises the signal that stopped it again once it has stopped: for SIGTERM, a
+    # stop asked for, that is a clean end (code 0), not death by the signal
+    signal.signal(signal.SIGTERM, _stopped)
+    server(config, args.shutdown_seconds).run()
     return 0
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGTERM, once uvicorn has stopped: nothing more to do."""
+
+
+def server(config: Any, grace: float) -> Any:
+    """uvicorn's server for ``config``, which at a stop waits ``grace`` seconds for the
+    requests and sockets in progress — the only tasks uvicorn waits for, without end unless
+    told — then cuts short what is left (a request gets 503, a socket was closed with 1012
+    already); the log says which it still waits for after :data:`SAY_WAITING_SECONDS`, and
+    where each one waits."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            loop = asyncio.get_running_loop()
+            say = loop.call_later(SAY_WAITING_SECONDS, self.say_waiting)
+            cut = loop.call_later(grace, self.cut_short)
+            try:
+                await super().shutdown(sockets)
+            finally:
+                say.cancel()
+                cut.cancel()
+
+        def waiting(self) -> list[asyncio.Task[None]]:
+            return [t for t in self.server_state.tasks if not t.done()]
+
+        def say_waiting(self) -> None:
+            tasks, connections = self.waiting(), len(self.server_state.connections)
+            if not tasks and not connections:
+                return
+            log.warning(
+                "stopping: still waiting for %d connection(s) and %d request(s) or socket(s)",
+                connections,
+                len(tasks),
+            )
+            for task in tasks[:10]:
+                log.warning("stopping: a request or socket waits in %s", waiting_in(task))
+
+        def cut_short(self) -> None:
+            tasks = self.waiting()
+            if tasks:
+                log.warning(
+                    "stopping: %d request(s) or socket(s) cut short after %.1f s", len(tasks), grace
+                )
+            for task in tasks:
+                task.cancel()
+
+    return Server(config)
+
+
+def waiting_in(task: asyncio.Task[Any]) -> str:
+    """Where a task waits: the innermost calls of its chain of awaits."""
+    names: list[str] = []
+    coro: Any = task.get_coro()
+    while coro is not None:
+        code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
+        if code is None:
+            break
+        names.append(code.co_qualname)
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " → ".join(names[-5:]) or repr(task)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -176,6 +256,13 @@ def parser() -> argparse.ArgumentParser:
         default=[],
         metavar="NOMBRE=VALOR",
         help="cambia un límite (docs/security.md; también TAPETE_LIMITS)",
+    )
+    s.add_argument(
+        "--shutdown-seconds",
+        type=float,
+        default=5.0,
+        help="al parar (SIGTERM): segundos de espera a las peticiones y conexiones en curso, "
+        "y luego a cada parte de la sala; lo que no acabe se cancela",
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--grace-seconds", type=float, default=None, help=argparse.SUPPRESS)

@@ -38,6 +38,7 @@ COMMON: Final = {
     "not_joined": N_("Primero hay que unirse a una partida."),
     "spectator": N_("Estás mirando: no tienes asiento en esta partida."),
     "busy": N_("El servidor está ocupado; inténtalo de nuevo."),
+    "unavailable": N_("No podemos guardar nada ahora mismo: inténtalo de nuevo en un rato."),
     "no_hints": N_("Este juego no da pistas."),
     "no_hints_online": N_("En una partida con amigos no hay pistas."),
     "too_many_games": N_("Demasiadas partidas nuevas seguidas: espera un minuto."),

@@ -40,6 +40,7 @@ from tapete.rooms.inbox import (
 from tapete.rooms.seats import seat_names
 from tapete.rooms.stream import HISTORY, Logged, Stream
 from tapete.store import GameRecord, LoggedMove, StaleWrite, Store
+from tapete.store.health import cannot_write
 
 log = logging.getLogger(__name__)
 
@@ -460,10 +461,14 @@ class Room:
                     item.future.set_result(error("busy", item.lang))
                 if self.stale is not None:
                     self.stale()
-            except Exception:  # a bug must not kill the room: log it, resync from the log
-                log.exception("room %s failed on %r", self.id, item)
+            except Exception as exc:  # a bug must not kill the room: log it, resync from the log
+                full = cannot_write(exc)  # (no bug: the database cannot write now, a full disk)
+                if full:
+                    log.debug("room %s: a move could not be written (%s)", self.id, exc)
+                else:
+                    log.exception("room %s failed on %r", self.id, item)
                 if isinstance(item, Submit) and not item.future.done():
-                    item.future.set_result(error("busy", item.lang))
+                    item.future.set_result(error("unavailable" if full else "busy", item.lang))
                 self._durable.clear()  # what the failure left is shown to nobody
                 try:
                     await self._replay_log()

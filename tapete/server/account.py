@@ -35,12 +35,12 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.accounts import (
     CODE_SECONDS,
+    claim_window,
     code_digest,
     local_day,
     new_code,
-    next_claim,
-    next_streak,
     normal_email,
+    streak_after,
     valid_zone,
     week_strip,
 )
@@ -58,6 +58,9 @@ from tapete.store.accounts import Account, Accounts, Checked
 from tapete.throttle import Throttle
 
 log = logging.getLogger(__name__)
+
+MAIL_GRACE_SECONDS = 1.0
+"""On a stop, how long the mails being sent are waited for before they are given up."""
 
 CLIENT_WINDOW = 900.0
 """The window of the per-client limits on codes (``Limits.mail_codes_per_*``), in seconds."""
@@ -251,7 +254,8 @@ class AccountApi:
     def summary(self, account: Account) -> dict[str, Any]:
         """What the account page and ``GET /api/cuenta`` show of it."""
         now = self.now()
-        upcoming = next_streak(account.streak, account.claimed_at, now, account.tz)
+        opens, _ = window = self.window(account)
+        upcoming = streak_after(account.streak, *window, now)
         claimed = upcoming is None
         return {
             "name": account.name,
@@ -266,11 +270,19 @@ class AccountApi:
             "daily": {
                 "claimed_today": claimed,
                 "streak": account.streak if upcoming is None else upcoming - 1,
-                "next": next_claim(now, account.tz).isoformat() if claimed else None,
+                "next": opens.isoformat() if claimed and opens is not None else None,
                 "today": local_day(now, account.tz).isoformat(),
                 "week": week_strip(account.streak if upcoming is None else upcoming, claimed),
             },
         }
+
+    @staticmethod
+    def window(account: Account) -> tuple[datetime | None, datetime | None]:
+        """When the account's next daily claim opens, and until when it continues the
+        streak: as its last claim fixed them."""
+        return claim_window(
+            account.claimed_at, account.daily_opens, account.daily_keeps, account.tz
+        )
 
     # the account
 
@@ -332,28 +344,48 @@ class AccountApi:
     async def _issue(
         self, request: Request, purpose: str, email: str, owner: str | None, send: bool
     ) -> Response:
-        """Keep a new code for ``email`` and mail it (``send``), or refuse: too many codes
-        for this address or from this client."""
+        """Keep a new code for ``email``, asked for by this browser's guest, and mail it
+        (``send``), or refuse: too many codes for this address, from this requester or from
+        this client. Both ways (``send`` or not) do the same store calls and start the same
+        task: the message is built and sent by that task, after the answer, so the answer's
+        timing does not say whether the address is known."""
         lang = lang_of(request)
         now = self.now()
-        if not await self.accounts.may_send(email, purpose, now) or self._client_blocked(request):
+        requester = guest_of(request)
+        cap = self.hall.limits.mail_codes_per_email
+        allowed = await self.accounts.may_send(email, purpose, requester, now, cap)
+        if not allowed or self._client_blocked(request):
             return refusal("too_many_mails", lang, 429)
         code = new_code()
         digest = code_digest(self.secret, purpose, email, code)
-        await self.accounts.add_code(purpose, email, owner, digest, now)
-        if send:
-            task = asyncio.get_running_loop().create_task(
-                self._mail(code_mail(purpose, email, code, lang))
-            )
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+        await self.accounts.add_code(purpose, email, owner, digest, now, requester=requester)
+        task = asyncio.get_running_loop().create_task(self._mail(purpose, email, code, lang, send))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
         return JSONResponse({"sent": True, "email": email}, status_code=202)
 
-    async def _mail(self, message: EmailMessage) -> None:
+    async def close(self) -> None:
+        """On a stop: the mails being sent get :data:`MAIL_GRACE_SECONDS`, then are given
+        up (a mail server that does not answer must not hold the stop)."""
+        if not self._sending:
+            return
+        _, pending = await asyncio.wait(set(self._sending), timeout=MAIL_GRACE_SECONDS)
+        for task in pending:
+            task.cancel()
+        if pending:
+            log.warning("stopping: %d code mail(s) not sent", len(pending))
+            await asyncio.wait(pending)
+
+    async def _mail(self, purpose: str, to: str, code: str, lang: str, send: bool) -> None:
+        """Build the code's message and send it (off the request's path); not ``send`` (an
+        unknown address): built the same, and nothing goes out."""
+        message = code_mail(purpose, to, code, lang)
+        if not send:
+            return
         try:
             await self.mailer.send(message)
         except Exception:  # the mail server is down or refused it: said in the log
-            log.exception("could not send the code to %s", message["To"])
+            log.exception("could not send the code to %s", to)
 
     @refusing
     async def link(self, request: Request) -> Response:
@@ -365,9 +397,16 @@ class AccountApi:
         return await self._issue(request, "link", email, guest, send=True)
 
     async def _check(
-        self, purpose: str, code: object, *, guest: str | None = None, email: str | None = None
+        self,
+        purpose: str,
+        code: object,
+        *,
+        guest: str | None = None,
+        email: str | None = None,
+        requester: str | None = None,
     ) -> tuple[Checked, str | None]:
-        """Try a typed code (six digits, or it is simply wrong) against the live one."""
+        """Try a typed code (six digits, or it is simply wrong) against the live one (of
+        ``requester``, when given: a recovery code is for the browser that asked for it)."""
         if not isinstance(code, str) or not code.strip().isdigit():
             return "wrong", None
         return await self.accounts.check_code(
@@ -376,6 +415,7 @@ class AccountApi:
             self.now(),
             guest=guest,
             email=email,
+            requester=requester,
         )
 
     @refusing
@@ -409,7 +449,9 @@ class AccountApi:
         lang = lang_of(request)
         body = await self.read_body(request)
         email = self.email_in(body)
-        verdict, sent_to = await self._check("recover", body.get("code"), email=email)
+        verdict, sent_to = await self._check(
+            "recover", body.get("code"), email=email, requester=guest_of(request)
+        )
         owner = await self.accounts.by_email(sent_to) if sent_to is not None else None
         if verdict != "ok" or owner is None:
             verdict = "wrong" if verdict == "ok" else verdict
@@ -437,14 +479,15 @@ class AccountApi:
     @refusing
     async def erase(self, request: Request) -> Response:
         """Delete the account and its data (``{"confirm": true}``); this browser becomes a
-        new guest."""
+        new guest, and so does any other that kept a copy of its cookie (revoked)."""
         guest, lang = guest_of(request), lang_of(request)
         assert guest is not None
         body = await self.read_body(request)
         if body.get("confirm") is not True:
             return refusal("confirm_erase", lang, 400)
         await self.hall.store_ensure(guest)
-        await self.accounts.erase(guest)
+        await self.accounts.erase(guest, self.now())
+        self.hall.revoke(guest)  # (every copy of its cookie, here and on the socket)
         guests = self.hall.guests
         assert guests is not None
         fresh = secrets.token_hex(12)
@@ -462,10 +505,13 @@ class AccountApi:
         account = await self.account_of(guest)
         claim = await self.accounts.claim_daily(guest, self.now())
         if claim is None:
+            account = await self.account_of(guest)  # (as the claim that won fixed it)
+            opens, _ = self.window(account)
+            assert opens is not None
             body: dict[str, Any] = {
                 "error": "claimed_today",
                 "message": describe("claimed_today", lang, SHARED, MESSAGES),
-                "next": next_claim(self.now(), account.tz).isoformat(),
+                "next": opens.isoformat(),
                 "coins": account.coins,
                 "streak": account.streak,
             }

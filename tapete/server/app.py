@@ -8,8 +8,10 @@ The pieces are one module each: :mod:`~tapete.server.pages`, :mod:`~tapete.serve
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 
+from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -38,7 +40,13 @@ from tapete.server.replay import Replays
 from tapete.server.rooms import RoomPages
 from tapete.server.shop import Shop
 from tapete.server.socket import SocketFront, Sockets
-from tapete.server.state import Hall
+from tapete.server.state import Hall, Stopping
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER = 30
+"""Seconds a client is told to wait (``Retry-After``) when the database cannot answer or
+write (a full disk, a lock held too long, PostgreSQL away)."""
 
 
 def create_app(
@@ -49,10 +57,13 @@ def create_app(
     freeze_gc: bool = False,
     redis_url: str | None = None,
     mailer: Mailer | None = None,
+    shutdown_seconds: float | None = None,
 ) -> SocketFront:
     hall = Hall(
         database_url, settings or Settings(), limits or Limits(), freeze_gc, redis_url, mailer
     )
+    if shutdown_seconds is not None:
+        hall.shutdown_seconds = shutdown_seconds
     pages = Pages(hall, Renderer())
     api = Api(hall)
     account = AccountApi(hall, pages)
@@ -71,9 +82,11 @@ def create_app(
         await hall.start()
         try:
             yield
-        finally:
-            await sockets.detach()
-            await hall.stop()
+        finally:  # (every part within one deadline: nothing keeps the process from ending)
+            stopping = Stopping(hall.shutdown_seconds)
+            await stopping.step("the relay", sockets.detach())
+            await stopping.step("the mail", account.close())
+            await hall.stop(stopping)
 
     routes = [
         Route("/", pages.home),
@@ -142,7 +155,29 @@ def create_app(
         """Several processes: Redis, or the process that runs the room, did not answer."""
         return refuse(request.scope, "busy", 503)
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Unreachable: unreachable})
+    async def unavailable(request: Request, exc: Exception) -> Response:
+        """The database could not answer or write (a full disk: ``/salud`` says so too):
+        the error contract, ``503`` with ``Retry-After`` and the sentence in the player's
+        language — JSON for the API and scripts, a page for a browser's form — never a
+        plain-text 500. Nothing was changed (the transaction rolled back)."""
+        log.debug("the database could not do it: %s", exc)
+        lang = lang_of(request)
+        words = describe("unavailable", lang)
+        headers = {"retry-after": str(RETRY_AFTER)}
+        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
+            "accept", ""
+        ):
+            body = {"error": "unavailable", "message": words}
+            return JSONResponse(body, status_code=503, headers=headers)
+        page = pages.render(request, "refused.html", status=503, message=words)
+        page.headers.update(headers)
+        return page
+
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={Unreachable: unreachable, OperationalError: unavailable},
+    )
     # outermost last: the edge refuses before a guest cookie is made
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests, limits=lambda: hall.limits)
     app.add_middleware(EdgeMiddleware, limits=lambda: hall.limits, refuse=refuse)

@@ -7,7 +7,10 @@ commitment can be checked against the seed once the game is over (docs/fairness.
 - once the game is **over**, ``GET /api/partidas/{id}/justa`` and ``/partida/{id}/justa``
   reveal the seed and the salt, and the deal the seed gives (the game's own position codec
   of its state before any move: hands, and the order of what was left to draw). The page
-  recomputes the SHA-256 in the browser (Web Crypto) and says whether it matches.
+  recomputes the SHA-256 in the browser (Web Crypto) and says whether it matches. The deal is
+  every hand the table hid: it is shown by the replay's own rule
+  (:func:`~tapete.server.replay.sees_hidden`), to those who sat at the game; one who only
+  watched it, or a stranger, sees the commitment and that the game is over.
 
 A game started from a set position (tests, teaching) has no seeded deal: nothing to commit.
 """
@@ -25,6 +28,7 @@ from tapete.i18n.errors import describe
 from tapete.rooms import Room
 from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
+from tapete.server.replay import sat_at, sees_hidden
 from tapete.server.state import Hall, guest_of
 
 
@@ -33,11 +37,14 @@ class Fairness:
         self.hall = hall
         self.pages = pages
 
-    def of(self, room: Room, lang: str = "es", viewer: int | None = None) -> dict[str, Any] | None:
+    def of(
+        self, room: Room, lang: str = "es", viewer: int | None = None, reveal: bool = True
+    ) -> dict[str, Any] | None:
         """What may be said of a game's deal now: its commitment always; the seed, the salt
-        and the deal once it is over, with the steps a browser redoes to check it (``redo``:
-        the game's :attr:`GameSpec.deal`, its titles in ``lang``). None: started from a set
-        position."""
+        and the deal once it is over and ``reveal`` (the viewer may see what the table hid:
+        :func:`~tapete.server.replay.sees_hidden`), with the steps a browser redoes to check
+        it (``redo``: the game's :attr:`GameSpec.deal`, its titles in ``lang``). None:
+        started from a set position."""
         record = room.record
         if record.position is not None:
             return None
@@ -49,7 +56,7 @@ class Fairness:
             "commitment": commitment(record.id, record.seed, salted),
             "over": room.game.outcome(room.state) is not None,
         }
-        if out["over"]:
+        if out["over"] and reveal:
             deal = room.game.new(room.config, record.seed)
             out |= {
                 "seed": record.seed,
@@ -82,7 +89,8 @@ class Fairness:
     def _of(self, request: Request, room: Room | None) -> dict[str, Any] | None:
         if room is None:
             return None
-        return self.of(room, lang_of(request), room.seat_of(guest_of(request)))
+        guest = guest_of(request)
+        return self.of(room, lang_of(request), sat_at(room, guest), sees_hidden(room, guest))
 
     async def _room(self, request: Request) -> Room | None:
         return await self.hall.rooms.get(request.path_params["game_id"])
@@ -100,7 +108,7 @@ class Fairness:
         fair = self._of(request, room)
         if room is None or fair is None:
             return self.pages.not_found(request)
-        mine = room.seat_of(guest_of(request))
+        mine = sat_at(room, guest_of(request))
         lang = lang_of(request)
         return self.pages.render(
             request, "fairness.html", fair=fair, game=game_info(room.entry, lang), mine=mine

@@ -4,7 +4,8 @@ A pure ASGI middleware, so the same identity reaches pages and the WebSocket.
 A request without a valid cookie gets a new guest id; pages set the cookie
 (``HttpOnly; SameSite=Lax``, ``Secure`` over HTTPS). The token carries the time it was
 issued, so tokens issued before a given moment can be refused (a leaked cookie rotated);
-tokens from before issue times existed still read, and are reissued with one.
+tokens from before issue times existed still read, and are reissued with one. The token of a
+guest whose account was deleted is refused (a revocation kept in the database).
 """
 
 from __future__ import annotations
@@ -27,12 +28,21 @@ MAX_AGE = 400 * 24 * 3600
 
 class Guests:
     """Signs and reads guest tokens. ``not_before`` (a Unix time) refuses every token issued
-    earlier; untimed tokens (from before tokens had a time) read unless it is set."""
+    earlier; untimed tokens (from before tokens had a time) read unless it is set. A guest in
+    ``revoked`` (its account deleted: the store keeps the list) is read from no token: every
+    copy of its cookie is a new guest's, on a page and on the socket alike."""
 
-    def __init__(self, secret: str, not_before: float = 0.0) -> None:
+    def __init__(
+        self, secret: str, not_before: float = 0.0, revoked: set[str] | None = None
+    ) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="guest")
         self.untimed = URLSafeSerializer(secret, salt="guest")
         self.not_before = not_before
+        self.revoked: set[str] = revoked if revoked is not None else set()
+
+    def revoke(self, guest: str) -> None:
+        """No token of ``guest`` is read from now on (its account was deleted)."""
+        self.revoked.add(guest)
 
     def sign(self, guest_id: str) -> str:
         return str(self.serializer.dumps(guest_id))
@@ -58,7 +68,7 @@ class Guests:
             except BadSignature:
                 return None, False
             stale = True
-        ok = isinstance(value, str) and 8 <= len(value) <= 32
+        ok = isinstance(value, str) and 8 <= len(value) <= 32 and value not in self.revoked
         return (value, stale) if ok else (None, False)
 
 

@@ -3,8 +3,13 @@ meets (docs/security.md). The counting is :mod:`tapete.throttle`."""
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, fields, replace
 from typing import Any
+
+PRIVATE_NETWORKS = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+"""The private ranges (RFC 1918, and IPv6's unique local addresses): an operator's network
+unless ``operator_networks`` says which."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +44,19 @@ class Limits:
     """Unfinished practice games a guest may have; a new one of a kind replaces the old."""
     games_per_minute_guest: int = 20
     games_per_minute_address: int = 120
+    # room codes
+    wrong_codes_per_guest: int = 10
+    wrong_codes_per_address: int = 40
+    """Wrong room codes one guest, and one network address, may try in 10 minutes, however
+    they arrive (the join, a room's page, the socket's ``enter``); past either, every lookup
+    by code from them is ``throttled`` until the oldest leaves the window."""
     # e-mail codes (besides the database's own per address: tapete.accounts.may_send)
     mail_codes_per_guest: int = 6
     mail_codes_per_address: int = 6
     """Codes one guest, and one network address, may ask for in 15 minutes."""
+    mail_codes_per_email: int = 10
+    """Codes one e-mail address may be sent in 15 minutes, whoever asks (against mail
+    bombing; each requester has 3 of its own within it, and never voids another's code)."""
     # hints
     hint_threads: int = 1
     """Threads that compute hints (their own pool: bots never wait on them)."""
@@ -54,10 +68,23 @@ class Limits:
     origin, e.g. ``https://tapete.example``)."""
     trusted_proxies: tuple[str, ...] = ()
     """Peer addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For`` are believed."""
+    # what only an operator reads
+    operator_networks: tuple[str, ...] = PRIVATE_NETWORKS
+    """Networks (CIDR) whose requests, straight to the process (not relayed by a proxy),
+    read ``/metrics`` and the detailed ``/salud``; loopback always does. Anyone else gets 404
+    for ``/metrics`` and from ``/salud`` only 200 or 503 (docs/security.md, «What an
+    operator reads»)."""
     # the guest cookie
     cookies_issued_after: float = 0.0
     """A Unix time: every guest token issued before it is refused (a leaked cookie's
     rotation: everyone gets a new identity). 0: all read."""
+
+    def __post_init__(self) -> None:
+        for network in self.operator_networks:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"operator_networks: {network!r} is no network") from None
 
     def with_text(self, text: str) -> Limits:
         """These limits with some changed, as an operator writes them

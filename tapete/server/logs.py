@@ -8,6 +8,7 @@ dropped below ``debug``); a client going away is never an error.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import json
 import logging
@@ -19,6 +20,16 @@ from typing import Any
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
+
+CUT_SHORT_HEADERS = [
+    (b"content-length", b"0"),
+    (b"retry-after", b"5"),
+    (b"connection", b"close"),
+]
+"""The answer of a request cut short by a stop: 503, come back in a moment (another process,
+or this one started again)."""
 
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("rid", default=None)
 _GIVEN_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -78,7 +89,12 @@ def setup(level: str, form: str) -> None:
 
 class RequestIds:
     """Gives each HTTP request an id (the proxy's ``X-Request-Id`` if it sent a sane one),
-    in the logs of everything the request does and in the response's ``X-Request-Id``."""
+    in the logs of everything the request does and in the response's ``X-Request-Id``.
+
+    The outermost of the app's layers, it also ends a request that a stop cuts short (the
+    server cancels what is still running at its deadline: ``tapete serve
+    --shutdown-seconds``): ``503`` with ``Retry-After`` if nothing was answered yet, and a
+    warning in the log, where uvicorn would log an error and answer 500."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -91,14 +107,27 @@ class RequestIds:
         text = given.decode("latin-1")
         rid = text if _GIVEN_ID.fullmatch(text) else secrets.token_hex(8)
         token = REQUEST_ID.set(rid)
+        started = False
 
         async def send_with_id(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 MutableHeaders(scope=message)["x-request-id"] = rid
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
+        except asyncio.CancelledError:
+            if started:  # (half an answer sent: nothing better than to let it end so)
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            log.warning("a request cut short: the server is stopping (503)")
+            headers = [*CUT_SHORT_HEADERS, (b"x-request-id", rid.encode())]
+            await send({"type": "http.response.start", "status": 503, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
         finally:
             REQUEST_ID.reset(token)
 

@@ -1,9 +1,17 @@
 """What an operator asks the hall: ``/metrics`` (Prometheus' text format) and ``/salud``
-(whether it and what it depends on answer)."""
+(whether it and what it depends on answer).
+
+Both stay on the operator's network: a request straight to the process (no proxy relayed it:
+no ``X-Forwarded-For``, ``Forwarded`` or ``X-Real-IP``) from a loopback address or one of
+``Limits.operator_networks`` (the private ranges unless set) reads ``/metrics`` and the
+detailed ``/salud`` (each dependency's answer and time, the node: its host and PID); anyone
+else gets 404 for ``/metrics`` and from ``/salud`` only ``{"ok": …}`` with 200 or 503, which
+is all a balancer's health check needs."""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from collections import Counter
 from typing import Any
@@ -14,7 +22,12 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.metrics import Gauges, registry
 from tapete.registry import REGISTRY
-from tapete.server.state import Hall
+from tapete.server.state import Hall, address_of
+
+RELAYED = frozenset({b"x-forwarded-for", b"forwarded", b"x-real-ip"})
+"""Headers a proxy adds: a request that carries one came from beyond it."""
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 HEALTH_TIMEOUT = 2.0
 """Seconds a dependency has to answer ``/salud``."""
@@ -25,6 +38,22 @@ class Ops:
         self.hall = hall
         self.open_sockets = open_sockets
         self.registry = registry(Gauges(self.gauges))
+        self.networks: list[Network] = [
+            ipaddress.ip_network(n, strict=False) for n in hall.limits.operator_networks
+        ]
+
+    def operator(self, request: Request) -> bool:
+        """Whether ``request`` is an operator's: straight to this process (no proxy relayed
+        it) from a loopback address or one of ``Limits.operator_networks``."""
+        if any(name in RELAYED for name, _ in request.scope.get("headers", [])):
+            return False
+        try:
+            ip = ipaddress.ip_address(address_of(request))
+        except ValueError:  # (no address: a test's client, a Unix socket)
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return ip.is_loopback or any(ip in network for network in self.networks)
 
     def gauges(self) -> dict[str, tuple[str, list[str], list[tuple[list[str], float]]]]:
         started = self.hall.store is not None
@@ -59,11 +88,15 @@ class Ops:
         }
 
     async def metrics(self, request: Request) -> Response:
+        if not self.operator(request):
+            return Response("Not Found", status_code=404, media_type="text/plain")
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
     async def health(self, request: Request) -> Response:
-        """200 and what answers; 503 if the database does not (a balancer takes this
-        process out)."""
+        """200 and what answers; 503 if the database does not, or cannot write (a full disk:
+        :class:`~tapete.server.state.WriteHealth`), and a balancer takes this process out.
+        What answers, and how fast, only to an operator (:meth:`operator`): anyone else reads
+        ``{"ok": …}`` alone."""
         checks: dict[str, Any] = {}
         store = self.hall.store
         ok = store is not None
@@ -75,6 +108,10 @@ class Ops:
             except Exception as exc:
                 ok = False
                 checks["database"] = {"ok": False, "error": type(exc).__name__}
+        if store is not None:
+            writes = await self.hall.writes.check(store)
+            ok = ok and writes
+            checks["writes"] = {"ok": writes}
         node = self.hall.node
         if node is not None:
             t0 = time.perf_counter()
@@ -82,6 +119,8 @@ class Ops:
             ok = ok and up
             checks["redis"] = {"ok": up, "ms": round(1000 * (time.perf_counter() - t0))}
             checks["node"] = node.me
+        status = 200 if ok else 503
+        if not self.operator(request):
+            return JSONResponse({"ok": ok}, status_code=status)
         rooms = len(self.hall.rooms.loaded()) if store is not None else 0
-        body = {"ok": ok, "rooms": rooms, **checks}
-        return JSONResponse(body, status_code=200 if ok else 503)
+        return JSONResponse({"ok": ok, "rooms": rooms, **checks}, status_code=status)

@@ -8,6 +8,9 @@
 
 404 ``not_your_game``: no such game, or the viewer did not sit at it; 409 ``not_over``: it
 is still being played (a replay would show what the table hides); 400 ``bad_seat``.
+
+Who may see what a finished game's table hid is one rule, :func:`sees_hidden`, which the
+fair-deck page (:mod:`~tapete.server.fairness`) follows too.
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 
 
+def sat_at(room: Room, guest: str | None) -> int | None:
+    """``guest``'s seat at the game, if they sat at it (None: a watcher, a stranger)."""
+    return room.seat_of(guest)
+
+
+def sees_hidden(room: Room, guest: str | None) -> bool:
+    """The one rule of who may see what a game's table hid (every hand, the order of the
+    deck): once it is over, those who sat at it, and nobody else — not one who only watched
+    it, not a stranger with its link. Its replay (here) and the seed and the deal on its
+    fair-deck page (:mod:`~tapete.server.fairness`) both follow it."""
+    return room.finished and sat_at(room, guest) is not None
+
+
 class Replays:
     def __init__(self, hall: Hall, pages: Pages) -> None:
         self.hall = hall
@@ -34,8 +50,8 @@ class Replays:
     async def _open(self, request: Request) -> tuple[Room, int]:
         """The game and the seat it is seen from; :class:`Refused` if it may not be."""
         room = await self.hall.rooms.get(request.path_params["game_id"])
-        mine = room.seat_of(guest_of(request)) if room is not None else None
-        if room is None or mine is None:
+        mine = sat_at(room, guest_of(request)) if room is not None else None
+        if room is None or mine is None:  # (its hidden cards are never theirs: sees_hidden)
             raise Refused("not_your_game", 404)
         asked = request.query_params.get("asiento")
         if asked is None:

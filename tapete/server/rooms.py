@@ -11,8 +11,9 @@ The contract (outside checks rely on it):
   them back), ``429`` throttled; errors as
   ``{"error": code, "message": text in the player's language}``.
 
-Wrong codes are counted per guest and per address; too many and every lookup by code is
-refused for a while (``429``), so codes cannot be walked.
+Wrong codes are counted per guest and per address by the hall (:class:`WrongCodes`, the
+socket's ``enter`` counts in the same one); too many and every lookup by code is refused for
+a while (``429``), so codes cannot be walked.
 """
 
 from __future__ import annotations
@@ -33,12 +34,6 @@ from tapete.server.bodies import loads, read_json
 from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of, playable
-from tapete.throttle import Throttle
-
-WRONG_BY_GUEST = 10
-WRONG_BY_ADDRESS = 40
-WINDOW = 600.0
-"""Wrong codes allowed in ten minutes, per guest and per address."""
 
 STATUS = {
     "room_not_found": 404,
@@ -63,8 +58,6 @@ class RoomPages:
     def __init__(self, hall: Hall, pages: Pages) -> None:
         self.hall = hall
         self.pages = pages
-        self.by_guest = Throttle(WRONG_BY_GUEST, WINDOW)
-        self.by_address = Throttle(WRONG_BY_ADDRESS, WINDOW)
 
     def link(self, request: Request, code: str) -> str:
         """The room's link to share: on the hall's public origin (the first of
@@ -75,21 +68,14 @@ class RoomPages:
 
     # looking rooms up by code, slowly for those who guess
 
-    def throttled(self, request: Request) -> bool:
-        guest = guest_of(request) or "?"
-        return self.by_guest.blocked(guest) or self.by_address.blocked(address_of(request))
-
-    def wrong_code(self, request: Request) -> None:
-        self.by_guest.hit(guest_of(request) or "?")
-        self.by_address.hit(address_of(request))
-
     async def find(self, request: Request, code: object) -> Lobby | str:
         """The room with ``code``, or why not (``throttled``, ``room_not_found``)."""
-        if self.throttled(request):
+        guest, address = guest_of(request), address_of(request)
+        if self.hall.wrong_codes.throttled(guest, address):
             return "throttled"
         lobby = await self.hall.rooms.lobby(code)
         if lobby is None:
-            self.wrong_code(request)
+            self.hall.wrong_codes.wrong(guest, address)
             return "room_not_found"
         return lobby
 

@@ -36,7 +36,7 @@ from tapete.server.logs import socket_id
 from tapete.server.origin import socket_allowed
 from tapete.server.relay import Relay, RemoteConn, rejoin_later, remote_limits
 from tapete.server.render import lang_of
-from tapete.server.state import Hall, guest_of
+from tapete.server.state import Hall, address_of, guest_of
 from tapete.server.wsimpl import direct_writer
 from tapete.throttle import Bucket
 
@@ -51,6 +51,8 @@ CLOSE_TOO_MANY = 4029
 """Close code: the guest or address already has as many sockets as it may."""
 CLOSE_BROKEN = 1011
 """Close code: the server failed to send on the socket."""
+CLOSE_REVOKED = 4001
+"""Close code: the guest's account was deleted (its cookie is revoked)."""
 CLOSE_WAIT = 5.0
 """Seconds the writer waits for a close frame to go out before it gives up."""
 
@@ -118,6 +120,8 @@ class Conn:
         self.guest = guest
         self.lang = lang
         self.limits = limits
+        self.address = "?"
+        """The peer's network address (its wrong room codes are counted by it too)."""
         self.ws = ws
         self.direct = direct
         """Writes a message's frame now if the transport takes it (:mod:`wsimpl`): what
@@ -332,6 +336,7 @@ class Sockets:
         conn = Conn(guest_of(ws), lang_of(ws), self.hall.limits, ws=ws, direct=direct)
         conn.relay = self.relay
         conn.on_moved = self.rejoin
+        conn.address = address_of(ws)
         keys = self._keys(conn.guest, ws)
         _forget_handshake(ws)
         if not self._admit(keys):
@@ -387,6 +392,9 @@ class Sockets:
         ``limited``: counted against the socket's rate (not a message it sent again, nor
         one relayed by its own process, which counted it)."""
         lang = conn.lang
+        if self.hall.revoked(conn.guest):  # (its account was deleted meanwhile)
+            conn.close(CLOSE_REVOKED, "revoked")
+            return None
         if limited and not conn.bucket.take():
             return error("too_fast", lang)
         try:
@@ -490,12 +498,19 @@ class Sockets:
         self.relay.forward(conn, owner, what, text)
 
     async def enter(self, msg: dict[str, Any], conn: Conn, text: str) -> dict[str, Any] | None:
-        """Be in a private room: its state now and every change (``lobby`` messages)."""
+        """Be in a private room: its state now and every change (``lobby`` messages). Wrong
+        codes count in the hall's one throttle, the HTTP join's too (a connection relayed
+        here was counted by its own process)."""
+        codes = self.hall.wrong_codes if conn.relayed is None else None
+        if codes is not None and codes.throttled(conn.guest, conn.address):
+            return lobby_error("throttled", conn.lang)
         lobby = await self.hall.rooms.find_lobby(msg.get("room"))
         if isinstance(lobby, Elsewhere):
             self._elsewhere(conn, "lobby", lobby.owner, text)
             return None
         if lobby is None:
+            if codes is not None:
+                codes.wrong(conn.guest, conn.address)
             return lobby_error("room_not_found", conn.lang)
         conn.leave("lobby")
         conn.routes["lobby"] = text
@@ -531,6 +546,11 @@ class SocketFront:
             await self.sockets.endpoint(WebSocket(scope, receive, send), direct_writer(send))
         except OSError as exc:  # the client went away before or while it was accepted
             log.debug("socket gone at the start (%s)", type(exc).__name__)
+        except asyncio.CancelledError:  # a stop's deadline: uvicorn closed it (1012) already
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            log.debug("socket cut short by the stop")
 
 
 ROOM_MESSAGES = frozenset({"move", "check", "hint", "sync"})

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import event
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
@@ -22,6 +24,7 @@ from tapete.server.gcpolicy import GcPolicy
 from tapete.server.guests import Guests
 from tapete.server.limits import Limits
 from tapete.store import Store, migrate
+from tapete.store.health import cannot_write, probe
 from tapete.throttle import Throttle
 
 SWITCH_INTERVAL = 0.0005
@@ -33,6 +36,136 @@ On SQLite the moves are written on the loop itself (:mod:`tapete.store.writer`);
 still bounds what the database's other threads (aiosqlite's) make the loop wait."""
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_SECONDS = 5.0
+"""``tapete serve --shutdown-seconds``: how long a stop (SIGTERM) waits for the requests and
+sockets in progress, and then again for the hall's own parts to end (:class:`Stopping`)."""
+
+STEP_SECONDS = 0.25
+"""The least a part of the hall is given to end, even past the deadline (so that the last
+parts, giving the node's leases back and closing the store, are always tried)."""
+
+REVOKED_REFRESH_SECONDS = 2.0
+"""Several processes: how often each reads the guests revoked by the others (an account
+deleted through another process)."""
+
+PROBE_SECONDS = 1.0
+"""While writes fail, ``/salud`` tries one (:func:`tapete.store.health.probe`) at most this
+often, to say when they work again."""
+
+WRONG_CODES_WINDOW = 600.0
+"""The window of the wrong room codes' limits (``Limits.wrong_codes_per_*``), in seconds."""
+
+
+class WrongCodes:
+    """Wrong room codes, counted per guest and per network address however they arrive (the
+    HTTP join, a room's page, the «Unirse con código» form, the socket's ``enter``): past
+    either limit every lookup by code from them is refused before the room is looked up, so
+    codes cannot be walked. In memory, per process (docs/security.md)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.by_guest = Throttle(limits.wrong_codes_per_guest, WRONG_CODES_WINDOW)
+        self.by_address = Throttle(limits.wrong_codes_per_address, WRONG_CODES_WINDOW)
+
+    def throttled(self, guest: str | None, address: str) -> bool:
+        """Whether this guest or address may look a room up by code now (checked first)."""
+        guest_over = guest is not None and self.by_guest.blocked(guest)
+        return guest_over or self.by_address.blocked(address)
+
+    def wrong(self, guest: str | None, address: str) -> None:
+        """Count a code that found no room (a socket without a guest: its address alone)."""
+        if guest is not None:
+            self.by_guest.hit(guest)
+        self.by_address.hit(address)
+
+
+class Stopping:
+    """A stop of the hall within one deadline: each part (the rooms, the node, the store…)
+    is asked to end in turn and given what is left of the time (at least
+    :data:`STEP_SECONDS`); one that does not end in it is cancelled and left behind, with a
+    warning naming it, and the next goes on. Nothing a stop waits for can keep the process
+    from ending."""
+
+    def __init__(self, seconds: float = SHUTDOWN_SECONDS) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.deadline = self.loop.time() + seconds
+
+    async def step(self, name: str, work: Awaitable[None]) -> bool:
+        """Wait for ``work`` within what is left; whether it ended (and did not fail)."""
+        task = asyncio.ensure_future(work)
+        left = max(self.deadline - self.loop.time(), STEP_SECONDS)
+        done, _ = await asyncio.wait({task}, timeout=left)
+        if not done:
+            task.cancel()
+            log.warning("stopping: %s did not end in %.1f s; left behind", name, left)
+            return False
+        if task.cancelled():
+            return False
+        failed = task.exception()
+        if failed is not None:
+            log.error("stopping: %s failed", name, exc_info=failed)
+            return False
+        return True
+
+    @staticmethod
+    async def cancelled(task: asyncio.Task[Any] | None) -> None:
+        """Cancel ``task`` and wait for it to end."""
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task})
+
+
+class WriteHealth:
+    """Whether the database writes. An error that says it cannot (a full disk, an I/O
+    error: :func:`~tapete.store.health.cannot_write`), on any of the store's connections,
+    makes it *failing* until a write succeeds again: a batch of moves, or the probe that
+    ``/salud`` makes while failing (:meth:`check`). Said once in the log each way."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.failed_at: float | None = None
+        self.wrote_at: float | None = None
+        self.probed_at: float | None = None
+
+    def watch(self, store: Store) -> None:
+        """Hear every error of ``store``'s connections (pages, accounts, the move writer)."""
+        for engine in (store.engine.sync_engine, store.writer.engine):
+            event.listen(engine, "handle_error", self._error)
+
+    def _error(self, context: Any) -> None:
+        if cannot_write(context.original_exception):
+            if not self.failing:
+                log.warning(
+                    "the database cannot write: %s", context.original_exception, exc_info=False
+                )
+            self.failed_at = self.clock()
+
+    def wrote(self, *_: Any) -> None:
+        """A write succeeded (moves committed, the probe)."""
+        if self.failing:
+            log.warning("the database writes again")
+        self.wrote_at = self.clock()
+
+    @property
+    def failing(self) -> bool:
+        failed, wrote = self.failed_at, self.wrote_at
+        return failed is not None and (wrote is None or wrote < failed)
+
+    async def check(self, store: Store) -> bool:
+        """Whether writes work: while failing, a probe at most every
+        :data:`PROBE_SECONDS` (no answer from it: still failing)."""
+        if not self.failing:
+            return True
+        now = self.clock()
+        if self.probed_at is not None and now - self.probed_at < PROBE_SECONDS:
+            return False
+        self.probed_at = now
+        try:
+            await probe(store.engine)
+        except Exception:  # (its error was heard: still failing)
+            return False
+        self.wrote()
+        return True
 
 
 class Hall:
@@ -61,8 +194,14 @@ class Hall:
         ``tapete serve``: the process is the hall's alone; not in tests, which make many
         halls in one process)."""
         self.limits = limits or Limits()
+        self.shutdown_seconds = SHUTDOWN_SECONDS
+        """How long a stop waits for the hall's parts to end (``--shutdown-seconds``)."""
         self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
         self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
+        self.wrong_codes = WrongCodes(self.limits)
+        self.writes = WriteHealth()
+        """Whether the database writes (``/salud``: 503 while it does not)."""
+        """Room codes that found no room, by guest and address (the page and the socket)."""
         self.settings = replace(
             settings,
             hint_threads=self.limits.hint_threads,
@@ -73,14 +212,22 @@ class Hall:
         self._rooms: Rooms | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
+        self.revoking: asyncio.Task[None] | None = None
+        """Several processes: reading the guests revoked by the others."""
+        self._revoked_seen: datetime | None = None
         self.gc_policy: GcPolicy | None = None
         """Rebuilding the unfinished games, from the start on (done: all are back)."""
 
     async def start(self) -> None:
         await asyncio.to_thread(migrate, self.url)
-        self.store = Store(self.url)
+        self.store = Store(self.url, observe=self.writes.wrote)
+        self.writes.watch(self.store)
         self.secret = await self.store.secret()
-        self.guests = Guests(self.secret, self.limits.cookies_issued_after)
+        revoked = await self.store.accounts.revoked()
+        self.guests = Guests(
+            self.secret, self.limits.cookies_issued_after, {guest for guest, _ in revoked}
+        )
+        self._revoked_seen = max((at for _, at in revoked), default=None)
         if self.redis_url is not None:
             self.node = Node(self.redis_url)
         self._rooms = Rooms(self.store, self.settings, node=self.node)
@@ -90,6 +237,33 @@ class Hall:
             await self.node.start()
             log.info("node %s of a hall on redis", self.node.me)
         self.resuming = asyncio.create_task(self._resume(self._rooms), name="resume")
+        if self.node is not None:  # (one process: every deletion goes through this one)
+            self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
+
+    async def _read_revoked(self) -> None:
+        """Several processes: read every few seconds the guests the others revoked."""
+        assert self.store is not None and self.guests is not None
+        while True:
+            await asyncio.sleep(REVOKED_REFRESH_SECONDS)
+            seen = self._revoked_seen
+            since = seen - timedelta(minutes=1) if seen is not None else None  # (clocks differ)
+            try:
+                for guest, at in await self.store.accounts.revoked(since):
+                    self.guests.revoke(guest)
+                    self._revoked_seen = at if seen is None else max(at, seen)
+                    seen = self._revoked_seen
+            except Exception:  # (the database is away: tried again)
+                log.warning("reading the revoked guests failed", exc_info=True)
+
+    def revoke(self, guest: str) -> None:
+        """``guest``'s account was deleted (and its revocation stored): none of its cookies
+        is read again here (the other processes read it from the store)."""
+        if self.guests is not None:
+            self.guests.revoke(guest)
+
+    def revoked(self, guest: str | None) -> bool:
+        """Whether ``guest``'s cookies are refused (its account was deleted)."""
+        return guest is not None and self.guests is not None and guest in self.guests.revoked
 
     async def _resume(self, rooms: Rooms) -> None:
         """Rebuild the unfinished games after the hall answers: a game asked for meanwhile
@@ -117,19 +291,23 @@ class Hall:
         self.made_by_address.hit(address)
         return True
 
-    async def stop(self) -> None:
+    async def stop(self, stopping: Stopping | None = None) -> None:
+        """Stop every part of the hall this started, in order, within ``stopping``'s
+        deadline (:class:`Stopping`): reading the revoked guests, the collector's policy,
+        the resuming of games, the rooms (each room's and lobby's task, their bots' decisions
+        and clocks, the sweeper), the node (its leases given back), the store (the move
+        writer, its thread and the checkpointer's, the connections)."""
+        stopping = stopping or Stopping(self.shutdown_seconds)
+        await stopping.step("reading revoked guests", stopping.cancelled(self.revoking))
         if self.gc_policy is not None:
-            await self.gc_policy.stop()
-        if self.resuming is not None and not self.resuming.done():
-            self.resuming.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.resuming
+            await stopping.step("the collector's policy", self.gc_policy.stop())
+        await stopping.step("resuming games", stopping.cancelled(self.resuming))
         if self._rooms is not None:
-            await self._rooms.close()
+            await stopping.step("the rooms", self._rooms.close())
         if self.node is not None:  # (after the rooms: every lease goes back at once)
-            await self.node.stop()
+            await stopping.step("the node", self.node.stop())
         if self.store is not None:
-            await self.store.close()
+            await stopping.step("the store", self.store.close())
 
     @property
     def rooms(self) -> Rooms:

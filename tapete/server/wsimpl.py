@@ -11,12 +11,18 @@ already encoded (:meth:`write_text`).
 from __future__ import annotations
 
 import asyncio
+import logging
 import struct
 from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import OPEN, Protocol
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_UTF8 = 1007
+"""Close code: a text message that is not UTF-8 (RFC 6455, «invalid frame payload data»)."""
 
 
 class LeanQueue:
@@ -107,6 +113,29 @@ class LeanSansIOProtocol(WebSocketsSansIOProtocol):
                 # parses frames; a parser of frames alone, as websockets' own swaps do
                 conn.parser = Protocol.parse(conn)
                 next(conn.parser)
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, but a text message that is not UTF-8 is the client's fault, not the
+        server's: that socket is closed with :data:`CLOSE_NOT_UTF8` and a debug line says so,
+        where uvicorn logs an ERROR with a traceback."""
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # (past its close: dropped while the peer's reply is awaited)
+            return
+        if self.curr_msg_data_type == "text":
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                log.debug("a text message that is not UTF-8: its socket is closed (1007)")
+                self.conn.send_close(CLOSE_NOT_UTF8, "invalid UTF-8")
+                self.handle_parser_exception()
+                return
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        else:
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def write_text(self, data: bytes) -> bool:
         """Write ``data`` (UTF-8 text) as one text frame now, if the transport takes it at

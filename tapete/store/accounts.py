@@ -22,11 +22,21 @@ from tapete.accounts import (
     MAIL_GAP_SECONDS,
     MAIL_WINDOW_SECONDS,
     MAILS_PER_ADDRESS,
+    claim_window,
     daily_grant,
-    next_streak,
+    fix_day,
     same_digest,
+    streak_after,
 )
-from tapete.store.models import CoinEntry, GameRow, Guest, MailCode, Owned, RoomSeatRow
+from tapete.store.models import (
+    CoinEntry,
+    GameRow,
+    Guest,
+    MailCode,
+    Owned,
+    RevokedGuest,
+    RoomSeatRow,
+)
 
 Checked = Literal["ok", "wrong", "expired", "too_many"]
 Bought = Literal["ok", "owned", "poor"]
@@ -45,6 +55,10 @@ class Account:
     claimed_at: datetime | None
     equipped: dict[str, Any] = field(default_factory=dict)
     owned: list[str] = field(default_factory=list)
+    daily_opens: datetime | None = None
+    """When the next daily claim opens (fixed by the last claim; None: no claim yet)."""
+    daily_keeps: datetime | None = None
+    """A claim before this continues the streak (fixed by the last claim)."""
 
 
 @dataclass
@@ -83,6 +97,8 @@ class Accounts:
                 claimed_at=_aware(row.claimed_at),
                 equipped=dict(row.equipped or {}),
                 owned=sorted(owned),
+                daily_opens=_aware(row.daily_opens),
+                daily_keeps=_aware(row.daily_keeps),
             )
 
     async def set_profile(self, guest: str, **fields: Any) -> None:
@@ -103,34 +119,55 @@ class Accounts:
 
     # codes
 
-    async def may_send(self, email: str, purpose: str, now: datetime) -> bool:
-        """Whether another code may go to ``email`` now: a few a quarter of an hour whatever
-        they are for, and not two for the same purpose within half a minute."""
+    async def may_send(
+        self, email: str, purpose: str, requester: str | None, now: datetime, cap: int
+    ) -> bool:
+        """Whether another code may go to ``email`` now, asked for by ``requester`` (a
+        guest): a few a quarter of an hour from each requester whatever they are for, not two
+        for the same purpose within half a minute, and at most ``cap`` from everyone together
+        (mail bombing). One requester's codes never count against another's: whoever asks for
+        codes to someone's address cannot keep its owner from asking for one."""
         since = now - timedelta(seconds=MAIL_WINDOW_SECONDS)
         async with self.sessions() as s:
             sent = (
                 await s.execute(
-                    select(MailCode.created_at, MailCode.purpose).where(
+                    select(MailCode.created_at, MailCode.purpose, MailCode.requester).where(
                         func.lower(MailCode.email) == email.lower(), MailCode.created_at >= since
                     )
                 )
             ).all()
-        if len(sent) >= MAILS_PER_ADDRESS:
+        if len(sent) >= cap:
             return False
-        recent = [_aware(at) for at, kind in sent if kind == purpose]
+        mine = [(_aware(at), kind) for at, kind, who in sent if who == requester]
+        if len(mine) >= MAILS_PER_ADDRESS:
+            return False
+        recent = [t for t, kind in mine if kind == purpose]
         return all(t is None or (now - t).total_seconds() >= MAIL_GAP_SECONDS for t in recent)
 
     async def add_code(
-        self, purpose: str, email: str, guest: str | None, digest: str, now: datetime
+        self,
+        purpose: str,
+        email: str,
+        guest: str | None,
+        digest: str,
+        now: datetime,
+        requester: str | None = None,
     ) -> None:
-        """Keep a new code's digest; the earlier codes for the same purpose and address (and
-        account, when linking) stop working."""
+        """Keep a new code's digest for the account ``guest`` (linking: the one asking;
+        recovering: the one that has the address, or None), asked for by ``requester``
+        (``guest`` when not given). The requester's own earlier codes for the same purpose
+        and address stop working; nobody else's do."""
+        requester = guest if requester is None else requester
+        mine = (
+            MailCode.requester.is_(None) if requester is None else MailCode.requester == requester
+        )
         async with self.sessions.begin() as s:
             await s.execute(
                 update(MailCode)
                 .where(
                     MailCode.purpose == purpose,
                     func.lower(MailCode.email) == email.lower(),
+                    mine,
                     MailCode.used.is_(False),
                 )
                 .values(used=True)
@@ -140,6 +177,7 @@ class Accounts:
                     purpose=purpose,
                     email=email,
                     guest=guest,
+                    requester=requester,
                     digest=digest,
                     created_at=now,
                     expires_at=now + timedelta(seconds=CODE_SECONDS),
@@ -154,40 +192,57 @@ class Accounts:
         *,
         guest: str | None = None,
         email: str | None = None,
+        requester: str | None = None,
     ) -> tuple[Checked, str | None]:
         """Try a code against the live one (the newest unused) of ``guest`` (linking) or of
-        ``email`` (recovering); ``digest_of(address)`` is the typed code's digest for the
-        address it was sent to. Returns the verdict and, when right, that address. A wrong
-        try counts, in one statement (two at once count twice); past :data:`CODE_TRIES` the
-        code is dead."""
+        ``email`` (recovering), asked for by ``requester`` if given (only the browser that
+        asked for a code can use it); ``digest_of(address)`` is the typed code's digest for
+        the address it was sent to. Returns the verdict and, when right, that address.
+
+        A try is counted before it is judged, by the one statement that checks it may be
+        made (``UPDATE … SET tries = tries + 1 WHERE … AND tries < CODE_TRIES RETURNING``,
+        the transaction's first, so it holds the write lock on SQLite and the row's lock on
+        PostgreSQL until the verdict is committed): tries sent at once are counted one after
+        the other, at most :data:`CODE_TRIES` are judged, the rest are ``too_many`` (and so
+        is the right code after them)."""
+        live = select(MailCode.id).where(MailCode.purpose == purpose, MailCode.used.is_(False))
+        if guest is not None:
+            live = live.where(MailCode.guest == guest)
+        if email is not None:
+            live = live.where(func.lower(MailCode.email) == email.lower())
+        if requester is not None:
+            live = live.where(MailCode.requester == requester)
+        code_id = live.order_by(MailCode.id.desc()).limit(1).scalar_subquery()
         async with self.sessions.begin() as s:
-            query = select(MailCode).where(MailCode.purpose == purpose, MailCode.used.is_(False))
-            if guest is not None:
-                query = query.where(MailCode.guest == guest)
-            if email is not None:
-                query = query.where(func.lower(MailCode.email) == email.lower())
-            row = await s.scalar(query.order_by(MailCode.id.desc()).limit(1))
-            if row is None:
-                return "wrong", None
-            if row.tries >= CODE_TRIES:
-                return "too_many", None
-            expires = _aware(row.expires_at)
-            assert expires is not None
-            if now >= expires:
-                return "expired", None
-            if not same_digest(digest_of(row.email), row.digest):
+            claimed = (
                 await s.execute(
-                    update(MailCode).where(MailCode.id == row.id).values(tries=MailCode.tries + 1)
+                    update(MailCode)
+                    .where(
+                        MailCode.id == code_id,
+                        MailCode.used.is_(False),
+                        MailCode.tries < CODE_TRIES,
+                        MailCode.expires_at > now,
+                    )
+                    .values(tries=MailCode.tries + 1)
+                    .returning(MailCode.id, MailCode.email, MailCode.digest)
                 )
+            ).first()
+            if claimed is None:  # why not: no live code, no tries left, or too late
+                row = await s.scalar(select(MailCode).where(MailCode.id == code_id))
+                if row is None:
+                    return "wrong", None
+                return ("too_many" if row.tries >= CODE_TRIES else "expired"), None
+            row_id, sent_to, digest = claimed
+            if not same_digest(digest_of(sent_to), digest):
                 return "wrong", None
             done = await s.execute(
                 update(MailCode)
-                .where(MailCode.id == row.id, MailCode.used.is_(False))
+                .where(MailCode.id == row_id, MailCode.used.is_(False))
                 .values(used=True)
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # (right twice at once: once)
                 return "wrong", None
-            return "ok", row.email
+            return "ok", sent_to
 
     async def link(self, guest: str, email: str) -> bool:
         """Link ``email`` to ``guest``; False if another account has it."""
@@ -207,22 +262,35 @@ class Accounts:
     # coins
 
     async def claim_daily(self, guest: str, now: datetime) -> Claim | None:
-        """Today's coins, once: None if this day (the player's) was claimed already. The
-        balance, the streak and the day claimed change in one conditional ``UPDATE``."""
+        """Today's coins, once: None if the next claim is not open yet. What the last claim
+        fixed decides (when the next opens, until when it continues the streak: in the zone
+        it was made in, :func:`tapete.accounts.fix_day`), so a zone changed since moves
+        neither. The balance, the streak and the next window change in one conditional
+        ``UPDATE``."""
         async with self.sessions.begin() as s:
             row = await s.get(Guest, guest)
             if row is None:
                 return None
             last = _aware(row.claimed_at)
-            streak = next_streak(row.streak, last, now, row.tz)
+            opens, keeps = claim_window(
+                last, _aware(row.daily_opens), _aware(row.daily_keeps), row.tz
+            )
+            streak = streak_after(row.streak, opens, keeps, now)
             if streak is None:
                 return None
             granted = daily_grant(streak)
+            next_opens, next_keeps = fix_day(now, row.tz, opens)
             claimed = Guest.claimed_at.is_(None) if last is None else Guest.claimed_at == last
             done = await s.execute(
                 update(Guest)
                 .where(Guest.id == guest, claimed)
-                .values(coins=Guest.coins + granted, streak=streak, claimed_at=now)
+                .values(
+                    coins=Guest.coins + granted,
+                    streak=streak,
+                    claimed_at=now,
+                    daily_opens=next_opens,
+                    daily_keeps=next_keeps,
+                )
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # (another tab claimed it)
                 return None
@@ -269,6 +337,16 @@ class Accounts:
             if row is None:
                 return
             row.equipped = {**(row.equipped or {}), slot: item}
+
+    async def revoked(self, since: datetime | None = None) -> list[tuple[str, datetime]]:
+        """The guests revoked (their account deleted), since ``since`` if given: each with
+        when."""
+        async with self.sessions() as s:
+            query = select(RevokedGuest.id, RevokedGuest.at)
+            if since is not None:
+                query = query.where(RevokedGuest.at >= since)
+            rows = (await s.execute(query)).all()
+        return [(guest, _aware(at) or at) for guest, at in rows]
 
     # the player's data
 
@@ -334,15 +412,19 @@ class Accounts:
             ],
         }
 
-    async def erase(self, guest: str) -> None:
+    async def erase(self, guest: str, now: datetime) -> None:
         """Forget the player: their address, name, coins, what they own, their codes; in
         the games and rooms they sat in (which stay, for the others) their seat keeps no
-        name of theirs. What remains of them is a random id with nothing in it (no browser
-        holds it once the server gave this one a new cookie), so the games that point at it
-        stay whole."""
+        name of theirs. What remains of them is a random id with nothing in it, revoked in
+        the same transaction: no cookie that carries it is read again (a copy another
+        browser kept, a stolen one), so nobody can act as them in the games that point at
+        it, which stay whole."""
         games = await self.games(guest, limit=100_000)
         async with self.sessions.begin() as s:
-            await s.execute(delete(MailCode).where(MailCode.guest == guest))
+            await s.merge(RevokedGuest(id=guest, at=now))
+            await s.execute(
+                delete(MailCode).where(or_(MailCode.guest == guest, MailCode.requester == guest))
+            )
             await s.execute(delete(Owned).where(Owned.guest == guest))
             await s.execute(delete(CoinEntry).where(CoinEntry.guest == guest))
             await s.execute(update(RoomSeatRow).where(RoomSeatRow.guest == guest).values(name=None))
@@ -366,6 +448,8 @@ class Accounts:
                     coins=0,
                     streak=0,
                     claimed_at=None,
+                    daily_opens=None,
+                    daily_keeps=None,
                     equipped=None,
                 )
             )

@@ -49,8 +49,22 @@ class Guest(Base):
     streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Days in a row the daily coins were claimed, up to the last claim."""
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    daily_opens: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the next daily claim opens, fixed by the last claim (in the zone it was made in)."""
+    daily_keeps: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """A claim before this continues the streak; fixed by the last claim, as ``daily_opens``."""
     equipped: Mapped[dict[str, Any] | None]
     """Slot ("back", "felt", "tiles", "frame") → the item worn there."""
+
+
+class RevokedGuest(Base):
+    """A guest whose account was deleted: every copy of its cookie is refused (read as no
+    cookie: a new guest), by every process (:class:`tapete.server.guests.Guests`)."""
+
+    __tablename__ = "revoked_guests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class MailCode(Base):
@@ -58,12 +72,19 @@ class MailCode(Base):
     account that has it ("recover"). Only a keyed digest of the code is kept."""
 
     __tablename__ = "mail_codes"
-    __table_args__ = (Index("ix_mail_codes_email", "email", "purpose"),)
+    __table_args__ = (
+        Index("ix_mail_codes_email", "email", "purpose"),
+        Index("ix_mail_codes_requester", "requester", "purpose"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     purpose: Mapped[str] = mapped_column(String(8))
     email: Mapped[str] = mapped_column(String(254))
     guest: Mapped[str | None] = mapped_column(ForeignKey("guests.id"))
+    """The account: the one linking the address, or the one that has it (recovering)."""
+    requester: Mapped[str | None] = mapped_column(String(32))
+    """The guest (browser) that asked for the code: only it can use it, and a new request
+    voids only its own earlier code (None: a code from before requesters were kept)."""
     digest: Mapped[str] = mapped_column(String(64))
     tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     used: Mapped[bool] = mapped_column(default=False, server_default=false())

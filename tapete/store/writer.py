@@ -64,6 +64,9 @@ MAX_BATCH = 500
 RETRY_SECONDS = 0.001
 """On SQLite, how long a batch put back for the write lock waits before it is tried again."""
 
+JOIN_SECONDS = 0.01
+"""How often :meth:`MoveWriter.close` looks whether a thread of its own has ended."""
+
 CHECKPOINT_SECONDS = 1.0
 """On SQLite, how often the checkpointer's thread writes the log back into the database."""
 
@@ -188,17 +191,23 @@ class MoveWriter:
                     self._thread.start()
 
     async def close(self) -> None:
-        """Finish what is queued, then stop (and let the threads go)."""
+        """Finish what is queued, then stop (and let the threads go). The threads are
+        waited for from the loop, not from a thread of the loop's pool: whoever awaits this
+        may give up on it (a deadline) without leaving a thread behind that the process must
+        wait for as it ends (both are daemon threads)."""
         while self._queued or self._flush is not None:
             await asyncio.sleep(RETRY_SECONDS)
         thread, self._thread = self._thread, None
         if thread is not None:
             self._inbox.put(None)
-            await asyncio.to_thread(thread.join)
+            while thread.is_alive():
+                await asyncio.sleep(JOIN_SECONDS)
             await asyncio.sleep(0)  # (the last batch's rooms are told)
         checkpointer, self._checkpointer = self._checkpointer, None
         if checkpointer is not None:
-            await asyncio.to_thread(checkpointer.stop)
+            checkpointer.ask_to_stop()
+            while checkpointer.alive:
+                await asyncio.sleep(JOIN_SECONDS)
         self.engine.dispose()
 
     def _serve(self) -> None:
@@ -366,6 +375,14 @@ class Checkpointer:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             self.checkpoints += 1
 
-    def stop(self) -> None:
+    def ask_to_stop(self) -> None:
+        """Stop after the checkpoint in progress, if any (and one last)."""
         self._stopping.set()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def stop(self) -> None:
+        self.ask_to_stop()
         self._thread.join()

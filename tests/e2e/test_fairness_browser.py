@@ -48,7 +48,13 @@ def test_the_commitment_from_the_start_matches_the_seed_at_the_end(
     page.goto(server_url + "/historial")
     page.get_by_role("link", name="Comprobar la baraja").first.click()
     expect(page).to_have_url(f"{server_url}/partida/{game}/justa")
-    # a phone opening the page of that game sees it fit
+    # the player's phone (the same guest: only those who sat at it see the deal) sees it fit
+    phone.context.add_cookies(
+        [
+            {"name": c["name"], "value": c["value"], "url": server_url}
+            for c in page.context.cookies()
+        ]
+    )
     phone.goto(f"{server_url}/partida/{game}/justa")
     expect(phone.locator("#verdict")).to_have_attribute("data-ok", "yes")
     no_horizontal_scroll(phone, PHONE["width"])

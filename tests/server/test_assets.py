@@ -56,7 +56,8 @@ def test_a_module_imports_its_modules_by_version_and_a_table_preloads_them(
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([\w.]+)\?v=', page.text)
     assert preloaded[0] == "onecard.js"
     assert set(preloaded) == {
-        "onecard.js", "table.js", "ui.js", "cards.js", "net.js", "rematch.js", "replay.js"
+        "onecard.js", "table.js", "ui.js", "cards.js", "net.js", "rematch.js", "replay.js",
+        "touch.js",
     }  # fmt: skip
 
 

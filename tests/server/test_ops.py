@@ -1,5 +1,5 @@
 """What an operator reads: /metrics in Prometheus' format, /salud with the database's
-answer."""
+answer (asked from loopback: anyone else reads less, tests/server/test_operator.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
 
+def operator(client: TestClient) -> TestClient:
+    """The same hall, asked from loopback (the operator's)."""
+    them = TestClient(client.app, client=("127.0.0.1", 40000))
+    them.portal = client.portal
+    return them
+
+
 def samples(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    r = client.get("/metrics")
+    r = operator(client).get("/metrics")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     out = {}
     for family in text_string_to_metric_families(r.text):
@@ -52,7 +59,7 @@ def test_metrics_count_sockets_games_moves_commits_and_refusals(client: TestClie
 def test_salud_says_whether_the_database_answers(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    r = client.get("/salud")
+    r = operator(client).get("/salud")
     assert r.status_code == 200 and r.json()["ok"] is True
     assert r.json()["database"]["ok"] is True
     store = client.app.state.hall.store  # type: ignore[attr-defined]
@@ -61,7 +68,7 @@ def test_salud_says_whether_the_database_answers(
         raise ConnectionError("the database went away")
 
     monkeypatch.setattr(store, "ping", down)
-    r = client.get("/salud")
+    r = operator(client).get("/salud")
     assert r.status_code == 503
     assert r.json()["ok"] is False
     assert r.json()["database"] == {"ok": False, "error": "ConnectionError"}
