@@ -16,6 +16,8 @@ shared between them::
 
 runs this checkout and the one at ``PATH`` in turn, ``rounds`` times each (a process each
 time, the order alternating), and prints each one's median and the ratio (this / that).
+It counts the processes' CPU time (``--cpu``), not the wall clock: on a machine others
+share, the time a process waits for a core is not its engine's.
 
 The API used is the module-level one every version has had: ``parse_config``, ``new``,
 ``actors``, ``legal_moves``, ``apply``, ``outcome``, ``view``, ``parse_move`` and a move's
@@ -65,14 +67,16 @@ def playout(game: Any, config: Any, seed: int, views: bool) -> int:
     return moves
 
 
-def rate(game: Any, config: Any, seconds: float, views: bool) -> tuple[float, int]:
-    """Moves per second over games with seeds 0, 1, 2, … for ``seconds``."""
+def rate(
+    game: Any, config: Any, seconds: float, views: bool, clock: Any = time.perf_counter
+) -> tuple[float, int]:
+    """Moves per second over games with seeds 0, 1, 2, … for ``seconds`` (of ``clock``)."""
     moves = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         moves += playout(game, config, games, views)
         games += 1
-    return moves / (time.perf_counter() - start), games
+    return moves / (clock() - start), games
 
 
 def compare(other: str, rounds: int, seconds: float) -> None:
@@ -81,15 +85,14 @@ def compare(other: str, rounds: int, seconds: float) -> None:
     got: dict[str, list[dict[str, Any]]] = {"this": [], "that": []}
     for r in range(rounds):
         for which in ("this", "that") if r % 2 == 0 else ("that", "this"):
-            command = [sys.executable, __file__, "--json", "--repeats", "1"]
+            command = [sys.executable, __file__, "--json", "--repeats", "1", "--cpu"]
             command += ["--seconds", str(seconds), "--repo", trees[which]]
             run = subprocess.run(command, capture_output=True, text=True, check=True)
             got[which].append(json.loads(run.stdout))
     print(f"this: {trees['this']}\nthat: {trees['that']}")
-    print(
-        f"{rounds} rounds of {seconds:g} s a game, alternating; python {platform.python_version()}"
-    )
-    print(f"{'':18} {'this':>9} {'that':>9}  this/that (moves/s, medians)")
+    python = platform.python_version()
+    print(f"{rounds} rounds of {seconds:g} CPU s a game, alternating; python {python}")
+    print(f"{'':18} {'this':>9} {'that':>9}  this/that (moves per CPU second, medians)")
     for key in [k for k in got["this"][0] if k not in ("repo", "python")]:
         a = statistics.median(x[key] for x in got["this"])
         b = statistics.median(x[key] for x in got["that"])
@@ -104,7 +107,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--against", help="another checkout to compare this one with")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--cpu", action="store_true", help="the process's CPU time, not the wall clock"
+    )
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     if args.against:
         compare(args.against, args.rounds, args.seconds)
         return
@@ -119,7 +126,7 @@ def main() -> None:
         game: Any = entry.game.rules
         config = game.parse_config({})
         for views in (False, True):
-            rates = [rate(game, config, args.seconds, views)[0] for _ in range(args.repeats)]
+            rates = [rate(game, config, args.seconds, views, clock)[0] for _ in range(args.repeats)]
             key = f"{name}{' + views' if views else ''}"
             out[key] = round(statistics.median(rates))
             if not args.json:
