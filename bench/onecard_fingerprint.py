@@ -14,7 +14,7 @@ twelve) a running clock runs out (``clock_move``). After every move three hashes
   views gained since (``ADDED``), so the hash before and after an engine change compare.
 
 The same figures before and after a change mean the engine plays exactly as before. Not a
-test (it takes a few seconds); run it before and after touching ``tapete/games/onecard.py``.
+test (it takes a few seconds); run it before and after touching ``tapete/games/onecard/``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """The games of the hall, one line each: a game's descriptor and its bots'.
 
 ``rooms/``, ``store/`` and ``server/`` find games here and never name one. A fifth game is
-its module in ``games/`` (with its ``SPEC``), its bots in ``bots/`` (their ``BOTS``), its
-templates, ES module and catalog, and one line below.
+its module or package in ``games/`` (with its ``SPEC``), its bots in ``bots/`` (their
+``BOTS``), one line below, and everything ``docs/architecture.md`` lists in «Adding a game»
+(templates, ES module, style sheet, catalogs, fingerprint bench, tests, its section in
+``docs/positions.md``, the linter's list): ``tests/test_registry.py`` names what is missing.
 """
 
 from __future__ import annotations

@@ -1,10 +1,26 @@
-"""The card codec: parsing and printing French cards, names, colours and shapes."""
+"""The card codec: parsing and printing French cards, names, colours and shapes, each
+card's index — and the page's own tables of codes and names, checked against this one model
+of the French deck."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 
 from tapete.cards import (
+    CARD_NAME,
+    CODES,
+    DECK,
+    FEMININE,
+    RANK_CODES,
+    RANK_NAMES,
+    SUIT_CODES,
+    SUIT_NAMES,
+    SUIT_SYMBOL,
+    THE_CARD,
+    THE_CARD_FEMININE,
     Card,
     CardParseError,
     format_cards,
@@ -12,6 +28,9 @@ from tapete.cards import (
     parse_cards,
     rank_value,
 )
+from tapete.i18n import translations
+
+SERVER = Path(__file__).resolve().parents[1] / "tapete" / "server"
 
 
 def test_full_deck_has_52_distinct_cards() -> None:
@@ -75,15 +94,54 @@ def test_spanish_and_english_names(text: str, es: str, en: str) -> None:
     assert card.name() == es
     assert card.name("es") == es
     assert card.name("en") == en
+    assert card.words(translations("en").gettext) == en
+
+
+@pytest.mark.parametrize(
+    ("text", "es", "en"),
+    [
+        ("QS", "la reina de picas", "the queen of spades"),
+        ("JC", "la jota de tréboles", "the jack of clubs"),
+        ("AH", "el as de corazones", "the ace of hearts"),
+        ("10D", "el diez de diamantes", "the ten of diamonds"),
+    ],
+)
+def test_a_card_named_in_a_sentence_takes_its_article(text: str, es: str, en: str) -> None:
+    card = Card.parse(text)
+    assert card.the_words(translations("es").gettext) == es
+    assert card.the_words(translations("en").gettext) == en
+
+
+def test_the_index_is_suit_times_13_plus_rank_minus_2() -> None:
+    """One Card's integers: ``suit * 13 + rank - 2``, suits ♥ ♦ ♣ ♠."""
+    assert [c.index for c in DECK] == list(range(52))
+    assert Card.parse("2H").index == 0 and Card.parse("AH").index == 12
+    assert Card.parse("2D").index == 13 and Card.parse("AS").index == 51
+    for card in full_deck():
+        assert Card.from_index(card.index) == card
+        assert CODES[card.index] == card.code
+    for bad in (-1, 52):
+        with pytest.raises(CardParseError):
+            Card.from_index(bad)
 
 
 @pytest.mark.parametrize(
     "text",
-    ["", "K", "1", "11H", "0H", "1H0", "KX", "ZZ", "10", "♥", "KH♥", "AHS", "-2H", "99"],
-)
+    ["", "K", "1", "11H", "0H", "1H0", "KX", "ZZ", "10", "♥", "KH♥", "AHS", "-2H", "99",
+     "02H", "010S", "+5D", "٣H", "JK1"],
+)  # fmt: skip
 def test_bad_text_raises_card_parse_error(text: str) -> None:
     with pytest.raises(CardParseError):
         Card.parse(text)
+
+
+def test_every_rank_is_read_from_its_code_t_or_1_only() -> None:
+    """The ranks a card's text may start with are the codes (and ``T``, ``1``): no other
+    spelling of a number (``02``, ``010``, another script's digits)."""
+    for rank, code in zip(range(2, 15), RANK_CODES, strict=True):
+        for suit in SUIT_CODES:
+            assert Card.parse(code + suit) == Card.parse(code.lower() + suit.lower())
+            assert Card.parse(code + suit) == Card(rank, suit)
 
 
 def test_card_parse_error_is_a_value_error() -> None:
@@ -134,3 +192,53 @@ def test_cards_are_hashable_and_immutable() -> None:
     assert {card, Card.parse("Q♥")} == {card}
     with pytest.raises(AttributeError):
         card.rank = 3  # type: ignore[misc]
+
+
+# --- the page's copies of the model: checked against it -----------------------------------
+
+
+def _js_object(source: str, name: str) -> dict[str, str]:
+    """``const NAME = { K: "v", K: _("v"), … };`` of an ES module, as a dict of strings."""
+    found = re.search(rf"const {name} = \{{(.*?)\}};", source, re.S)
+    assert found, f"no table {name} in the module"
+    pairs = re.findall(r'(\w+): (?:_\()?"([^"]*)"\)?', found.group(1))
+    return dict(pairs)
+
+
+def test_the_page_names_cards_as_the_model_does() -> None:
+    """``static/js/cards.js`` draws and names a card from its code: its suits' symbols, its
+    rank and suit names (message ids, translated by the catalog the page receives), and the
+    articles are those of :mod:`tapete.cards`."""
+    source = (SERVER / "static" / "js" / "cards.js").read_text()
+    assert _js_object(source, "SUIT") == SUIT_SYMBOL
+    assert _js_object(source, "SUIT_NAME") == SUIT_NAMES
+    ranks = {str(RANK_CODES[r - 2]): name for r, name in RANK_NAMES.items()}
+    assert _js_object(source, "RANK_NAME") == ranks
+    feminine = re.search(r"const FEMININE = new Set\(\[(.*?)\]\)", source)
+    assert feminine and set(re.findall(r'"(\w+)"', feminine.group(1))) == {
+        RANK_CODES[r - 2] for r in FEMININE
+    }
+    for msgid in (CARD_NAME, THE_CARD, THE_CARD_FEMININE):
+        assert f'_("{msgid}"' in source, msgid
+
+
+def test_every_other_table_of_suits_or_ranks_on_the_pages_is_the_model() -> None:
+    """Any other ES module's table of suit symbols, and the small cards of the rules pages
+    (``templates/_cards.html``: a rank's name by its code, a suit's by its symbol)."""
+    tables = 0
+    for path in sorted((SERVER / "static" / "js").glob("*.js")):
+        for match in re.finditer(r"\{ H: (?:_\()?\"[^}]*\}", path.read_text()):
+            pairs = dict(re.findall(r'(\w): (?:_\()?"([^"]*)"\)?', match.group(0)))
+            assert pairs in (SUIT_SYMBOL, SUIT_NAMES), f"{path.name}: {match.group(0)}"
+            tables += 1
+    assert tables >= 3  # (cards.js: symbols and names; fairness.js: symbols)
+    html = (SERVER / "templates" / "_cards.html").read_text()
+    names = re.search(r"set names = \{(.*?)\}", html)
+    suits = re.search(r"set suits = \{(.*?)\}", html)
+    assert names and suits
+    assert dict(re.findall(r'"(\w+)": _\("([^"]+)"\)', names.group(1))) == {
+        RANK_CODES[r - 2]: name for r, name in RANK_NAMES.items()
+    }
+    assert dict(re.findall(r'"(.)": _\("([^"]+)"\)', suits.group(1))) == {
+        SUIT_SYMBOL[s]: name for s, name in SUIT_NAMES.items()
+    }

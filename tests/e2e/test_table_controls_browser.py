@@ -65,7 +65,7 @@ def practice(page: Page, server_url: str, kind: str) -> None:
     page.wait_for_function("() => !!window.__tapete?.view")
 
 
-HINTED = ("onecard", "rummy", "guerra")
+HINTED = ("onecard", "rummy", "guerra")  # some games: those whose felt hints keys
 """The tables whose felt says which keys play (``.keyhint``)."""
 
 

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.games.peaje import SPEC
-from tapete.games.peaje_guide import examples as peaje_examples
+from tapete.games.peaje.guide import examples as peaje_examples
 from tapete.i18n import text as translate
 from tapete.server.app import create_app
 from tapete.store import default_url

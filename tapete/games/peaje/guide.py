@@ -1,7 +1,7 @@
 """Numbers for El Peaje's guide pages, computed by the rules engine (never typed by hand).
 
 The page «los cálculos de mayor o menor» works a few examples; each is a small route built
-here and counted with :func:`tapete.games.peaje.odds`, so the guide can't drift from the
+here and counted with :func:`tapete.games.peaje.game.odds`, so the guide can't drift from the
 odds panel of the game.
 
 >>> first = examples()[0]
@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from tapete.cards import parse_cards
-from tapete.games import peaje
+from tapete.games.peaje.game import Route, odds, unseen
 
 EXAMPLES: Final = (
     # key, question, cards on the route (initial first), cards turned and removed
@@ -36,9 +36,9 @@ EXAMPLES: Final = (
 def _example(key: str, q: str, on_route: str, removed: str) -> dict[str, Any]:
     cards = parse_cards(on_route)
     gone = parse_cards(removed)
-    route = peaje.Route(deck=[], cards=cards, revealed=cards[1:] + gone)
-    counted = peaje.odds(route, q)
-    total = len(peaje.unseen(route))
+    route = Route(deck=[], cards=cards, revealed=cards[1:] + gone)
+    counted = odds(route, q)
+    total = len(unseen(route))
     answers = []
     for answer, o in counted.items():
         raw = f"{o['count']}/{total}"

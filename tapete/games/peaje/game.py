@@ -1,4 +1,5 @@
-"""El Peaje: a route of predictions over a French deck, with tolls. The rules, pure.
+"""El Peaje: the rules, pure — options, moves, the state, ``apply``, the odds, what a seat
+sees, positions and clocks.
 
 The route has numbered positions (questions) and tolls between some of them. Position 0
 holds the initial card; the reference of position k is the card standing on k−1. A hit
@@ -23,31 +24,17 @@ phone (seat 0) records it. Dos jugadores: seat 0 answers aloud, seat 1 reveals a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Final, Literal, cast
 
 import msgspec
-import msgspec.inspect
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from tapete.cards import SUITS, Card, format_cards, full_deck, parse_cards
-from tapete.games import peaje as _rules
 from tapete.games.names import clean_text
-from tapete.games.protocol import (
-    JSON,
-    Clock,
-    Codec,
-    Event,
-    GameSpec,
-    Guide,
-    Hall,
-    IllegalMove,
-    Online,
-    Options,
-)
+from tapete.games.protocol import JSON, Codec, Event, IllegalMove, Options
 from tapete.games.protocol import Move as MoveBase
 from tapete.i18n import N_
 from tapete.rng import Rng
@@ -880,136 +867,8 @@ def read_form(form: Any) -> JSON:
     }
 
 
-def _option_titles() -> dict[str, str]:
-    info = msgspec.inspect.type_info(Config)
-    assert isinstance(info, msgspec.inspect.StructType)
-    out = {}
-    for f in info.fields:
-        if isinstance(f.type, msgspec.inspect.Metadata) and f.type.extra_json_schema:
-            out[f.name] = str(f.type.extra_json_schema["title"])
-    return out
-
-
-OPTION_TITLES: Final = _option_titles()
-"""Each option's title (a message id), to name it in a refusal."""
-
-
 def rematch(config: Config) -> Config:
     """The next game of the same table: in dos jugadores the two swap roles."""
     if config.variant == "dos":
         return msgspec.structs.replace(config, players=tuple(reversed(config.names)))
     return config
-
-
-STEPS: Final = {
-    "answer": N_("responder la pregunta"),
-    "reveal": N_("revelar la carta"),
-    "mark": N_("marcar acierto o fallo"),
-    "miss": N_("confirmar el fallo"),
-    "toll": N_("confirmar el peaje"),
-    "over": N_("empezar otra partida"),
-}
-"""What a step asks for, as a refusal names it («primero hay que revelar la carta»)."""
-
-
-def name_param(name: str, value: Any, gettext: Callable[[str], str]) -> str:
-    """A refusal's parameter in the player's words: a step (``wrong_step``), an option
-    (``bad_config``: its title on the setup page).
-
-    >>> name_param("step", "reveal", str.upper)
-    'REVELAR LA CARTA'
-    """
-    if name == "step" and value in STEPS:
-        return gettext(STEPS[value])
-    if name == "field" and value in OPTION_TITLES:
-        return gettext(OPTION_TITLES[value])
-    return str(value)
-
-
-def _guide_context() -> JSON:
-    from tapete.games.peaje_guide import examples
-
-    return {"examples": examples()}
-
-
-def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
-    """The misses and tolls of the seat's route (one route for all but in turnos rápidos)."""
-    misses, tolls = outcome.get("misses") or [0], outcome.get("tolls") or [0]
-    route = seat if seat < len(misses) else 0
-    return {"misses": int(misses[route]), "tolls": int(tolls[route])}
-
-
-def _deal(config: Config, seed: int) -> JSON:
-    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): a deck shuffled
-    for each route (one for all but in turnos rápidos), its last card turned up to start."""
-    state = new(config, seed)
-    several = len(state.routes) > 1
-    decks = {f"r{i}": [c.code for c in full_deck()] for i in range(len(state.routes))}
-    parts: list[JSON] = []
-    for i, route in enumerate(state.routes):
-        which = {"n": i + 1}
-        parts += [
-            {"title": N_("Ruta {n}: primera carta") if several else N_("Primera carta"),
-             "params": which, "of": f"r{i}", "take": [51], "cards": [route.cards[0].code]},
-            {"title": N_("Ruta {n}: mazo") if several else N_("Mazo"), "params": which,
-             "of": f"r{i}", "take": list(range(51)), "cards": [c.code for c in route.deck]},
-        ]  # fmt: skip
-    return {"decks": decks, "steps": [{"shuffle": name} for name in decks], "parts": parts}
-
-
-def _replay_reveal(state: State) -> JSON:
-    """For a replay: the card the route in play turns next (its deck's last)."""
-    deck = route_of(state).deck
-    return {"next": deck[-1].code if deck else None}
-
-
-SPEC: Final = GameSpec[Config, State, Move](
-    key="peaje",
-    stats=_stats,
-    deal=_deal,
-    reveal=_replay_reveal,
-    stat_names={"misses": N_("Fallos"), "tolls": N_("Peajes pagados")},
-    rules=_rules,
-    config=CONFIG,
-    moves=MOVES,
-    hall=Hall(
-        title=N_("El Peaje"),
-        line=N_(
-            "Mayor o menor, roja o negra, adivina el palo… recorre la ruta y paga "
-            "cada peaje. En grupo con un solo móvil, o cada uno con el suyo."
-        ),
-        who=N_("Solo o en grupo, de 1 a 12, con un móvil o uno cada uno"),
-        icon='<span class="ic-card red">?</span><span class="ic-bar">PEAJE</span>',
-    ),
-    messages={
-        "wrong_step": N_("Ahora no toca eso: primero hay que {step}."),
-        "bad_answer": N_("Esa respuesta no vale para esta pregunta."),
-    },
-    params=name_param,
-    guide=Guide(
-        pages={
-            "index": N_("La guía de El Peaje"),
-            "como-jugar": N_("Cómo jugar"),
-            "situaciones": N_("Tres situaciones"),
-            "variantes": N_("Las variantes"),
-            "preguntas": N_("Preguntas frecuentes"),
-            "calculos": N_("Los cálculos de mayor o menor"),
-            "previa": N_("El Peaje en una previa"),
-            "responsable": N_("Juego responsable"),
-        },
-        context=_guide_context,
-    ),
-    read_form=read_form,
-    rematch=rematch,
-    clocks={"turn": Clock(practice=None, online=None)},
-    clock_moves=CLOCK_MOVES,
-    online=Online(
-        seats=(2, 12),
-        with_seats=with_seats,
-        turn_clocks=(None, 30.0),
-        for_room=for_room,
-        seat_range=seat_range,
-    ),
-    absent=absent,
-)
-"""El Peaje's descriptor."""

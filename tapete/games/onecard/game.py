@@ -1,9 +1,10 @@
-"""One Card: the Korean Uno-like game with a French deck. The rules, pure.
+"""One Card: the rules, pure — options, moves, the state, ``apply``, what a seat sees,
+positions and clocks.
 
-Cards are small integers for speed: ``0..51`` is ``suit * 13 + (rank - 2)`` with suits
-♥ ♦ ♣ ♠ and ranks 2..14 (ace 14); ``52`` and ``53`` are the jokers of the house rule.
-On the wire and in positions they are text codes: ``"7H"``, ``"AS"``, ``"JK1"`` (a move's
-card is a :class:`Card`, an ``int`` that reads and writes its code).
+Cards are the integers of :mod:`tapete.games.onecard.pieces` (``suit * 13 + rank - 2``,
+the index of :mod:`tapete.cards`; ``52`` and ``53`` the jokers of the house rule). On the
+wire and in positions they are text codes: ``"7H"``, ``"AS"``, ``"JK1"`` (a move's card is
+a :class:`~tapete.games.onecard.pieces.Card`, an ``int`` that reads and writes its code).
 
 Moves (:class:`~tapete.games.protocol.Move` structs, one codec, :data:`MOVES`):
 
@@ -14,8 +15,8 @@ Moves (:class:`~tapete.games.protocol.Move` structs, one codec, :data:`MOVES`):
 * clock moves the room applies, never a client: :class:`CloseWindow`, :class:`Timeout`.
 
 The rules write no sentence: a refusal is a code with codes for parameters
-(``IllegalMove("no_match", card="9C", suit="D", rank="5")``) that :data:`SPEC` names in
-the player's language.
+(``IllegalMove("no_match", card="9C", suit="D", rank="5")``) that the descriptor names in
+the player's language (:mod:`tapete.games.onecard.names`).
 
 >>> s = load({"hands": ["5H 9C KD", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D 4S"})
 >>> [str(m) for m in legal_moves(s, 0)]
@@ -29,7 +30,6 @@ move({'type': 'play', 'card': '7H', 'suit': 'S'})
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
@@ -38,28 +38,33 @@ import msgspec
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
-from tapete.games import onecard as _rules
 from tapete.games import protocol
-from tapete.games.protocol import (
-    JSON,
-    Clock,
-    Codec,
-    Event,
-    GameSpec,
-    Hall,
-    IllegalMove,
-    Online,
-    Options,
-    players_field,
+from tapete.games.onecard.pieces import (
+    ANY_SUIT,
+    CARD_VALUES,
+    CODES,
+    FOLLOW,
+    FOLLOW_CODES,
+    NO_SUIT,
+    RANK_CODES,
+    SUIT_CODES,
+    SUIT_VALUES,
+    VOIDS,
+    Card,
+    FollowCode,
+    Pile,
+    Suit,
+    card,  # noqa: F401 (the doctests read cards)
+    code,
+    fmt,
+    pile_cards,
+    rank_of,
+    suit_of,
 )
+from tapete.games.protocol import JSON, Codec, Event, IllegalMove, Options
 from tapete.i18n import N_
 from tapete.rng import Rng
 
-SUIT_CODES: Final = "HDCS"
-SUIT_SYMBOLS: Final = "♥♦♣♠"
-RANK_CODES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-JOKERS: Final = (52, 53)
-JOKER_CODES: Final = ("JK1", "JK2")
 HAND_SIZE: Final = 7
 TURN_LIMIT: Final = 1000
 """A hand still going after this many turns ends (Tapete's call; RULES.md is silent): with
@@ -68,124 +73,6 @@ goes to the first of them in playing order from the player to move."""
 HOUSE: Final = "house"
 """The group of the seed's house rules (``extra={"group": HOUSE}``): the setup page lists
 them together."""
-ANY_SUIT: Final = -1
-"""The suit to follow after a joker: anything goes."""
-
-
-def rank_of(c: int) -> int:
-    """2..14; jokers are 0."""
-    return 0 if c >= 52 else c % 13 + 2
-
-
-def suit_of(c: int) -> int:
-    """0..3 (♥ ♦ ♣ ♠); jokers are -1."""
-    return -1 if c >= 52 else c // 13
-
-
-def code(c: int) -> str:
-    """``code(card("10H")) == "10H"``"""
-    if c >= 52:
-        return JOKER_CODES[c - 52]
-    return RANK_CODES[c % 13] + SUIT_CODES[c // 13]
-
-
-def card(text: str) -> int:
-    """Parse ``"10H"``, ``"10♥"``, ``"as"`` (ace of spades), ``"JK1"``; anything else is
-    ``IllegalMove("bad_move", field="card")``."""
-    t = text.strip().upper()
-    if t in JOKER_CODES:
-        return 52 + JOKER_CODES.index(t)
-    if len(t) < 2:
-        raise IllegalMove("bad_move", field="card")
-    r, s = t[:-1], t[-1]
-    s = SUIT_CODES[SUIT_SYMBOLS.index(s)] if s in SUIT_SYMBOLS else s
-    r = {"1": "A", "T": "10"}.get(r, r)
-    if r not in RANK_CODES or s not in SUIT_CODES:
-        raise IllegalMove("bad_move", field="card")
-    return SUIT_CODES.index(s) * 13 + RANK_CODES.index(r)
-
-
-def cards(text: str) -> list[int]:
-    return [card(x) for x in text.replace(",", " ").split()]
-
-
-def fmt(cs: list[int]) -> str:
-    return " ".join(code(c) for c in cs)
-
-
-_CODES: Final = tuple(code(c) for c in range(54))
-"""``code`` by card, for the hot paths (which only ever see cards ``0..53``)."""
-_VOIDS: Final = tuple(tuple(SUIT_CODES[s] for s in range(4) if v >> s & 1) for v in range(16))
-"""The suit codes of each 4-bit voids mask."""
-_SUIT_OF: Final = {s: i for i, s in enumerate(SUIT_CODES)} | {
-    s.lower(): i for i, s in enumerate(SUIT_CODES)
-}
-
-
-# --- the pieces on the wire ------------------------------------------------------------
-
-
-class Card(int):
-    """A card, as the engine keeps it (an ``int``, see above), that is its code on the wire.
-
-    >>> Card.from_wire("10♥"), Card(8).to_wire()
-    (8, '10H')
-    """
-
-    __slots__ = ()
-
-    @classmethod
-    def from_wire(cls, obj: object) -> Card:
-        if not isinstance(obj, str):
-            raise IllegalMove("bad_move", field="card")
-        found = _BY_CODE.get(obj)  # the code as the page sends it, else any form
-        return found if found is not None else _CARDS[card(obj)]
-
-    def to_wire(self) -> str:
-        return _CODES[self]
-
-
-_CARDS: Final = tuple(Card(c) for c in range(54))
-_BY_CODE: Final = {c.to_wire(): c for c in _CARDS}
-
-
-class Suit(int):
-    """The suit a 7 names: 0..3 (♥ ♦ ♣ ♠) in the engine, ``"H"`` … ``"S"`` (any case) on
-    the wire; anything else is ``IllegalMove("seven_needs_suit")``."""
-
-    __slots__ = ()
-
-    @classmethod
-    def from_wire(cls, obj: object) -> Suit:
-        found = _SUIT_OF.get(obj) if isinstance(obj, str) else None
-        if found is None:
-            raise IllegalMove("seven_needs_suit")
-        return _SUITS[found]
-
-    def to_wire(self) -> str:
-        return SUIT_CODES[self]
-
-
-_SUITS: Final = tuple(Suit(s) for s in range(4))
-NO_SUIT: Final = Suit(-1)
-"""A play that names no suit (never on the wire)."""
-
-
-FollowCode = Literal["H", "D", "C", "S", "*"]
-"""The suit to follow in a position: a suit's code, or ``*`` (:data:`ANY_SUIT`) after a
-joker."""
-_FOLLOW: Final[dict[str, int]] = {"*": ANY_SUIT, **{s: i for i, s in enumerate(SUIT_CODES)}}
-_FOLLOW_CODES: Final[tuple[FollowCode, ...]] = ("H", "D", "C", "S", "*")
-"""By suit (``-1``, any, last)."""
-
-
-Pile = str | list[int]
-"""Cards in a position: ``"4C 5D"`` (any form :func:`card` reads, top last; what ``dump``
-writes) or a list of the engine's integers."""
-
-
-def _cards(pile: Pile) -> list[int]:
-    return cards(pile) if isinstance(pile, str) else pile
 
 
 # --- options ---------------------------------------------------------------------------
@@ -288,14 +175,14 @@ class Play(protocol.Move, frozen=True, tag="play", omit_defaults=True):
         if type(c) is not Card:
             if type(c) is not int or not 0 <= c < 54:
                 raise IllegalMove("bad_move", field="card")
-            force_setattr(self, "card", _CARDS[c])
+            force_setattr(self, "card", CARD_VALUES[c])
         if s >= 0 and (c >= 52 or c % 13 != 5):
             raise IllegalMove("bad_move", field="suit")
         if type(s) is int and -1 <= s < 4:
-            force_setattr(self, "suit", _SUITS[s] if s >= 0 else NO_SUIT)
+            force_setattr(self, "suit", SUIT_VALUES[s] if s >= 0 else NO_SUIT)
 
     def __str__(self) -> str:
-        return _CODES[self.card] + (f"/{SUIT_CODES[self.suit]}" if self.suit >= 0 else "")
+        return CODES[self.card] + (f"/{SUIT_CODES[self.suit]}" if self.suit >= 0 else "")
 
 
 class Draw(protocol.Move, frozen=True, tag="draw"):
@@ -422,7 +309,7 @@ class State:
         )
 
 
-def _cut(config: Config, rng: Rng) -> tuple[list[int], int, int]:
+def cut(config: Config, rng: Rng) -> tuple[list[int], int, int]:
     """Shuffle until the stock has a card that may open the discard: the deck as shuffled,
     that card's place in the stock (from its bottom), and how many shuffles it took."""
     deck = list(range(54 if config.jokers else 52))
@@ -441,7 +328,7 @@ def new(config: Config, seed: int) -> State:
     """Shuffle, deal seven each, and turn up the first card of the stock that is not special."""
     rng = Rng.from_seed(seed)
     n = config.players
-    deck, found, _ = _cut(config, rng)
+    deck, found, _ = cut(config, rng)
     hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
     stock = deck[n * HAND_SIZE :]
     first = stock.pop(found)
@@ -648,7 +535,7 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     if s >= 0:
         state.voids[seat] &= ~(1 << s)
     state.suit = int(move.suit) if r == 7 else (ANY_SUIT if s < 0 else s)
-    event: Event = {"t": "play", "seat": seat, "card": _CODES[c] if 0 <= c < 54 else code(c)}
+    event: Event = {"t": "play", "seat": seat, "card": CODES[c] if 0 <= c < 54 else code(c)}
     if r == 7:
         event["suit"] = SUIT_CODES[state.suit]
     value = cfg.attack_value(c) if r == 0 or r == 2 or r >= 13 else 0
@@ -736,12 +623,12 @@ def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
             state.exposed.remove(seat)
         event["n"] = 1
         public = event.copy()
-        event["secret"] = [_CODES[c] if 0 <= c < 54 else code(c)]
+        event["secret"] = [CODES[c] if 0 <= c < 54 else code(c)]
     else:
         got = _take(state, seat, want)
         event["n"] = len(got)
         public = event.copy()
-        event["secret"] = [_CODES[c] if 0 <= c < 54 else code(c) for c in got]
+        event["secret"] = [CODES[c] if 0 <= c < 54 else code(c) for c in got]
     if timeout:
         event["timeout"] = public["timeout"] = True
     state.timeouts[seat] = state.timeouts[seat] + 1 if timeout else 0
@@ -881,7 +768,7 @@ def view(state: State, seat: int | None) -> JSON:
         "game": "onecard",
         "config": dict(_config_json(state.config)),
         "seat": seat,
-        "hand": [_CODES[c] if 0 <= c < 54 else code(c) for c in hand] if hand is not None else None,
+        "hand": [CODES[c] if 0 <= c < 54 else code(c) for c in hand] if hand is not None else None,
         "counts": [len(h) for h in state.hands],
         "top": code(top),
         "discard": len(state.discard),
@@ -896,7 +783,7 @@ def view(state: State, seat: int | None) -> JSON:
         "called": list(state.called),
         "exposed": list(state.exposed),
         "timeouts": list(state.timeouts),
-        "voids": [list(_VOIDS[v & 15]) for v in state.voids],
+        "voids": [list(VOIDS[v & 15]) for v in state.voids],
         "seen": {"K": state.seen[13], "A": state.seen[14], "2": state.seen[2],
                  "JK": state.seen[0]},
         "log": _shown(state),
@@ -992,7 +879,7 @@ def dump(state: State) -> JSON:
             discard=fmt(state.discard),
             turn=state.turn,
             direction=1 if state.direction == 1 else -1,
-            suit=_FOLLOW_CODES[state.suit],
+            suit=FOLLOW_CODES[state.suit],
             attack=state.attack,
             called=state.called,
             exposed=state.exposed,
@@ -1012,23 +899,23 @@ def load(data: JSON) -> State:
     """Read a position (:class:`Position`): the stock defaults to empty, the suit to the top
     card's, the turn to seat 0; a bad field is ``IllegalMove("bad_move", field=…)``."""
     p = POSITIONS.decode(data)
-    hands = [_cards(h) for h in p.hands]
+    hands = [pile_cards(h) for h in p.hands]
     n = len(hands)
     config = parse_config(p.config)
     if config.players != n:
         config = parse_config({**config_json(config), "players": n})
-    discard = _cards(p.discard)
+    discard = pile_cards(p.discard)
     if not discard:
         raise IllegalMove("bad_move", field="discard")
     return State(
         config=config,
         hands=hands,
-        stock=_cards(p.stock),
+        stock=pile_cards(p.stock),
         discard=discard,
         rng=Rng(p.rng),
         turn=p.turn,
         direction=p.direction,
-        suit=suit_of(discard[-1]) if p.suit is None else _FOLLOW[p.suit],
+        suit=suit_of(discard[-1]) if p.suit is None else FOLLOW[p.suit],
         attack=p.attack,
         called=[False] * n if p.called is None else p.called,
         exposed=p.exposed,
@@ -1062,146 +949,3 @@ def clock_move(kind: str, seat: int) -> Move:
     if kind == "turn":
         return TIMEOUT
     raise ValueError(f"no clock {kind!r}")
-
-
-# --- a refusal's parameters in words ---------------------------------------------------
-
-RANK_NAMES: Final = (
-    N_("dos"), N_("tres"), N_("cuatro"), N_("cinco"), N_("seis"), N_("siete"), N_("ocho"),
-    N_("nueve"), N_("diez"), N_("jota"), N_("reina"), N_("rey"), N_("as"),
-)  # fmt: skip
-"""Each rank's name, as in «otro rey»."""
-A_RANK: Final = (
-    N_("un dos"), N_("un tres"), N_("un cuatro"), N_("un cinco"), N_("un seis"),
-    N_("un siete"), N_("un ocho"), N_("un nueve"), N_("un diez"), N_("una jota"),
-    N_("una reina"), N_("un rey"), N_("un as"),
-)  # fmt: skip
-"""A card of each rank, as in «o un cinco» (the article goes with the word: "an ace")."""
-SUIT_NAMES: Final = (N_("corazones"), N_("diamantes"), N_("tréboles"), N_("picas"))
-FEMININE: Final = frozenset({"J", "Q"})
-"""«la jota», «la reina»: every other card is «el»."""
-
-
-def card_words(text: str, gettext: Callable[[str], str]) -> str:
-    """A card code as a sentence names it, with its article: «el nueve de tréboles», "the
-    nine of clubs"."""
-    if text.startswith("JK"):
-        return gettext(N_("el comodín"))
-    rank, suit = RANK_CODES.index(text[:-1]), SUIT_CODES.index(text[-1])
-    name = gettext(N_("{rank} de {suit}")).format(
-        rank=gettext(RANK_NAMES[rank]), suit=gettext(SUIT_NAMES[suit])
-    )
-    the = N_("la {card}") if text[:-1] in FEMININE else N_("el {card}")
-    return gettext(the).format(card=name)
-
-
-def name_param(name: str, value: Any, gettext: Callable[[str], str]) -> str:
-    """A refusal's parameter in the player's language (``SPEC.params``): ``card`` a card code
-    with its article (:func:`card_words`); ``suit`` a suit code, or ``*`` («cualquier
-    palo»); ``rank`` the top card's rank code as a card of it («un cinco», «una reina»);
-    ``attacker`` the attacking rank's name («rey»)."""
-    try:
-        if name == "card":
-            return card_words(str(value), gettext)
-        if name == "suit":
-            if value == "*":
-                return gettext(N_("cualquier palo"))
-            return gettext(SUIT_NAMES[SUIT_CODES.index(value)])
-        if name == "rank":
-            return gettext(N_("un comodín") if value == "JK" else A_RANK[RANK_CODES.index(value)])
-        if name == "attacker":
-            return gettext(N_("comodín") if value == "JK" else RANK_NAMES[RANK_CODES.index(value)])
-    except (ValueError, TypeError):
-        pass
-    return str(value)
-
-
-def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
-    """Catches made by the seat, and suffered by it (from the log: every catch is a move)."""
-    catches = [(by, move.get("target")) for by, move in log if move.get("type") == "catch"]
-    return {
-        "caught": sum(by == seat for by, _ in catches),
-        "was_caught": sum(target == seat for _, target in catches),
-    }
-
-
-def _deal(config: Config, seed: int) -> JSON:
-    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): the deck shuffled
-    (again, in the rare case its stock had no card to open with), seven cards each from its
-    start, the stock after them, the first discard from the stock; then who starts."""
-    state = new(config, seed)
-    rng = Rng.from_seed(seed)
-    _, found, times = _cut(config, rng)
-    n, dealt = config.players, config.players * HAND_SIZE
-    size = 54 if config.jokers else 52
-    stock = [i for i in range(dealt, size) if i != dealt + found]
-    hands = [
-        {"seat": s, "title": N_("Mano de {name}"), "yours": N_("Tu mano"), "of": "deck",
-         "take": list(range(s * HAND_SIZE, (s + 1) * HAND_SIZE)),
-         "cards": [code(c) for c in state.hands[s]]}
-        for s in range(n)
-    ]  # fmt: skip
-    return {
-        "decks": {"deck": [code(c) for c in range(size)]},
-        "steps": [{"shuffle": "deck"}] * times
-        + [{"below": n, "want": state.turn, "title": N_("Empieza {name}"),
-            "yours": N_("Empiezas tú"), "seat": state.turn}],
-        "parts": [
-            *hands,
-            {"title": N_("Primera carta boca arriba"), "of": "deck", "take": [dealt + found],
-             "cards": [code(state.discard[0])]},
-            {"title": N_("Mazo"), "of": "deck", "take": stock,
-             "cards": [code(c) for c in state.stock]},
-        ],
-    }  # fmt: skip
-
-
-def _reveal(state: State) -> JSON:
-    """For a replay: every hand, in the order a hand is shown; the stock's next card."""
-    return {
-        "hands": [[_CODES[c] if 0 <= c < 54 else code(c) for c in sorted(h)] for h in state.hands],
-        "next": code(state.stock[-1]) if state.stock else None,
-    }
-
-
-SPEC: Final = GameSpec[Config, State, Move](
-    key="onecard",
-    stats=_stats,
-    deal=_deal,
-    reveal=_reveal,
-    stat_names={"caught": N_("«¡Pillado!» cantados"), "was_caught": N_("Veces pillado")},
-    rules=_rules,
-    config=CONFIG,
-    moves=MOVES,
-    hall=Hall(
-        title=N_("One Card"),
-        line=N_(
-            "El juego coreano parecido al Uno con baraja francesa: ataques con reyes y "
-            "ases, el 7 cambia el palo y hay que cantar «One Card»."
-        ),
-        who=N_("De 2 a 4 jugadores, contra bots fáciles, normales o difíciles"),
-        icon='<span class="ic-card">A♠</span><span class="ic-card red">7♦</span>',
-    ),
-    messages={
-        "not_in_hand": N_("No tienes {card}."),
-        "no_match": N_("{card} no sirve: hay que echar {suit} o {rank}."),
-        "must_answer_attack": N_(
-            "Te atacan con +{attack}: solo puedes pasar el ataque con otro {attacker}, o robar."
-        ),
-        "must_play": N_("Tienes una carta que puedes echar: no se puede robar."),
-        "must_pass_attack": N_("Tienes una carta para pasar el ataque: no se puede robar."),
-        "seven_needs_suit": N_("Al echar un 7 hay que elegir palo."),
-        "special_finish": N_("No se puede terminar con una carta especial (regla de la casa)."),
-        "cannot_call": N_(
-            "Solo puedes cantar «One Card» con dos cartas o justo al quedarte con una."
-        ),
-        "nothing_to_catch": N_("No hay nadie a quien pillar."),
-        "no_window": N_("No hay plazo abierto."),
-    },
-    clocks={"turn": Clock(practice=None, online=30.0), "window": Clock(practice=3.0, online=3.0)},
-    online=Online(seats=(2, 4), with_seats=players_field),
-    clock_moves=CLOCK_MOVES,
-    timeouts=lambda state: list(state.timeouts),
-    params=name_param,
-)
-"""One Card's descriptor."""

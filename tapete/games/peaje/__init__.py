@@ -1,0 +1,187 @@
+"""El Peaje: a route of predictions over a French deck, with tolls. The rules, pure
+(``game``), a refusal's parameters in words (``names``), the numbers of its guide, worked
+out by the rules (``guide``), and here its descriptor (:data:`SPEC`); the package itself is
+the rules module (``SPEC.rules``).
+"""
+
+from typing import Final
+
+from tapete.cards import full_deck
+from tapete.games.peaje import names
+from tapete.games.peaje.game import (
+    CLOCK_MOVES,
+    CONFIG,
+    CONFIRM_MISS,
+    CONFIRM_TOLL,
+    COOP_MISSES,
+    MOVES,
+    NAME_LENGTH,
+    PER_PHONE,
+    POSITION,
+    QUESTIONS,
+    RETIRE,
+    REVEAL,
+    ROUTE_SIZES,
+    ROUTES,
+    SHORT_FORM,
+    SKIP,
+    STYLES,
+    TOLL,
+    TOLL_LENGTH,
+    TOLL_SUGGESTIONS,
+    VARIANTS,
+    After,
+    Answer,
+    Config,
+    ConfirmMiss,
+    ConfirmToll,
+    Difficulty,
+    Mark,
+    Move,
+    Phase,
+    Pile,
+    Position,
+    Retire,
+    Reveal,
+    Route,
+    RoutePosition,
+    Skip,
+    State,
+    Style,
+    Variant,
+    absent,
+    actors,
+    all_cards,
+    apply,
+    clock_move,
+    clocks,
+    config_json,
+    dump,
+    for_room,
+    legal_moves,
+    load,
+    move,
+    new,
+    odds,
+    outcome,
+    parse_config,
+    parse_move,
+    question,
+    read_form,
+    rematch,
+    right,
+    route_of,
+    seat_of,
+    seat_range,
+    seats,
+    unseen,
+    view,
+    with_seats,
+)
+from tapete.games.peaje.names import OPTION_TITLES, STEPS, name_param
+from tapete.games.protocol import JSON, Clock, GameSpec, Guide, Hall, Online
+from tapete.i18n import N_
+
+__all__ = [
+    "CLOCK_MOVES", "CONFIG", "CONFIRM_MISS", "CONFIRM_TOLL", "COOP_MISSES", "MOVES",
+    "NAME_LENGTH", "OPTION_TITLES", "PER_PHONE", "POSITION", "QUESTIONS", "RETIRE", "REVEAL",
+    "ROUTES", "ROUTE_SIZES", "SHORT_FORM", "SKIP", "SPEC", "STEPS", "STYLES", "TOLL",
+    "TOLL_LENGTH", "TOLL_SUGGESTIONS", "VARIANTS", "After", "Answer", "Config", "ConfirmMiss",
+    "ConfirmToll", "Difficulty", "Mark", "Move", "Phase", "Pile", "Position", "Retire",
+    "Reveal", "Route", "RoutePosition", "Skip", "State", "Style", "Variant", "absent",
+    "actors", "all_cards", "apply", "clock_move", "clocks", "config_json", "dump", "for_room",
+    "legal_moves", "load", "move", "name_param", "names", "new", "odds", "outcome",
+    "parse_config", "parse_move", "question", "read_form", "rematch", "right", "route_of",
+    "seat_of", "seat_range", "seats", "unseen", "view", "with_seats",
+]  # fmt: skip
+
+from tapete.games import peaje as _rules
+
+
+def _guide_context() -> JSON:
+    from tapete.games.peaje.guide import examples
+
+    return {"examples": examples()}
+
+
+def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
+    """The misses and tolls of the seat's route (one route for all but in turnos rápidos)."""
+    misses, tolls = outcome.get("misses") or [0], outcome.get("tolls") or [0]
+    route = seat if seat < len(misses) else 0
+    return {"misses": int(misses[route]), "tolls": int(tolls[route])}
+
+
+def _deal(config: Config, seed: int) -> JSON:
+    """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): a deck shuffled
+    for each route (one for all but in turnos rápidos), its last card turned up to start."""
+    state = new(config, seed)
+    several = len(state.routes) > 1
+    decks = {f"r{i}": [c.code for c in full_deck()] for i in range(len(state.routes))}
+    parts: list[JSON] = []
+    for i, route in enumerate(state.routes):
+        which = {"n": i + 1}
+        parts += [
+            {"title": N_("Ruta {n}: primera carta") if several else N_("Primera carta"),
+             "params": which, "of": f"r{i}", "take": [51], "cards": [route.cards[0].code]},
+            {"title": N_("Ruta {n}: mazo") if several else N_("Mazo"), "params": which,
+             "of": f"r{i}", "take": list(range(51)), "cards": [c.code for c in route.deck]},
+        ]  # fmt: skip
+    return {"decks": decks, "steps": [{"shuffle": name} for name in decks], "parts": parts}
+
+
+def _replay_reveal(state: State) -> JSON:
+    """For a replay: the card the route in play turns next (its deck's last)."""
+    deck = route_of(state).deck
+    return {"next": deck[-1].code if deck else None}
+
+
+SPEC: Final = GameSpec[Config, State, Move](
+    key="peaje",
+    stats=_stats,
+    deal=_deal,
+    reveal=_replay_reveal,
+    stat_names={"misses": N_("Fallos"), "tolls": N_("Peajes pagados")},
+    rules=_rules,
+    config=CONFIG,
+    moves=MOVES,
+    hall=Hall(
+        title=N_("El Peaje"),
+        line=N_(
+            "Mayor o menor, roja o negra, adivina el palo… recorre la ruta y paga "
+            "cada peaje. En grupo con un solo móvil, o cada uno con el suyo."
+        ),
+        who=N_("Solo o en grupo, de 1 a 12, con un móvil o uno cada uno"),
+        icon='<span class="ic-card red">?</span><span class="ic-bar">PEAJE</span>',
+    ),
+    messages={
+        "wrong_step": N_("Ahora no toca eso: primero hay que {step}."),
+        "bad_answer": N_("Esa respuesta no vale para esta pregunta."),
+    },
+    params=name_param,
+    guide=Guide(
+        pages={
+            "index": N_("La guía de El Peaje"),
+            "como-jugar": N_("Cómo jugar"),
+            "situaciones": N_("Tres situaciones"),
+            "variantes": N_("Las variantes"),
+            "preguntas": N_("Preguntas frecuentes"),
+            "calculos": N_("Los cálculos de mayor o menor"),
+            "previa": N_("El Peaje en una previa"),
+            "responsable": N_("Juego responsable"),
+        },
+        context=_guide_context,
+    ),
+    read_form=read_form,
+    rematch=rematch,
+    clocks={"turn": Clock(practice=None, online=None)},
+    clock_moves=CLOCK_MOVES,
+    online=Online(
+        seats=(2, 12),
+        with_seats=with_seats,
+        turn_clocks=(None, 30.0),
+        for_room=for_room,
+        seat_range=seat_range,
+    ),
+    absent=absent,
+)
+"""El Peaje's descriptor."""
