@@ -2,7 +2,7 @@
 
 from tapete.rooms.inbox import Settings, error
 from tapete.rooms.manager import Rooms, practice_seats
-from tapete.rooms.room import Room
 from tapete.rooms.stream import Subscriber
+from tapete.rooms.table import Table
 
-__all__ = ["Room", "Rooms", "Settings", "Subscriber", "error", "practice_seats"]
+__all__ = ["Rooms", "Settings", "Subscriber", "Table", "error", "practice_seats"]

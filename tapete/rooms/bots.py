@@ -18,7 +18,7 @@ from tapete.rooms.inbox import BotTurn, Message, error
 from tapete.throttle import Throttle
 
 if TYPE_CHECKING:
-    from tapete.rooms.room import Room
+    from tapete.rooms.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def hint_pool(threads: int) -> ThreadPoolExecutor:
 
 
 class BotDriver:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Table) -> None:
         self.room = room
         self.pending: dict[int, int] = {}
         """Seat → the version its decision in flight was asked on (thinking, waiting out its

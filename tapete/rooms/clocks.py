@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tapete.rooms.inbox import ClockFire, Message
 
 if TYPE_CHECKING:
-    from tapete.rooms.room import Room
+    from tapete.rooms.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +18,7 @@ Key = tuple[str, int, Any]
 
 
 class Clocks:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Table) -> None:
         self.room = room
         self.running: dict[Key, tuple[asyncio.TimerHandle, float]] = {}
 

@@ -15,8 +15,8 @@ from tapete.cosmetics import look
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
 from tapete.rooms.inbox import Message, Settings, error
-from tapete.rooms.lobby import Lobby, check_options, lobby_error, seats_for
-from tapete.rooms.room import Room
+from tapete.rooms.private_room import PrivateRoom, check_options, room_error, seats_for
+from tapete.rooms.table import Table
 from tapete.store import GameRecord, LoggedMove, RoomRecord, Store, utcnow
 
 log = logging.getLogger(__name__)
@@ -97,11 +97,11 @@ class Rooms:
         self._chores: set[asyncio.Task[None]] = set()
         self.settings = settings or Settings()
         self.idle_seconds = idle_seconds
-        self._rooms: dict[str, Room] = {}
+        self._rooms: dict[str, Table] = {}
         self._touched: dict[str, float] = {}
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
-        self._lobbies: dict[str, Lobby] = {}
+        self._lobbies: dict[str, PrivateRoom] = {}
         """Private rooms by code."""
 
     async def start(self) -> int:
@@ -153,7 +153,7 @@ class Rooms:
             log.info("closed %d idle games; %d open", len(gone), len(self._rooms))
         return len(gone)
 
-    def _idle(self, room: Room, now: float) -> bool:
+    def _idle(self, room: Table, now: float) -> bool:
         if room.subscribers:
             return False
         idle = now - self._touched.get(room.id, now)
@@ -161,7 +161,7 @@ class Rooms:
             return idle >= self.idle_seconds
         return not room.online and idle >= self.settings.idle_unfinished_seconds
 
-    async def _drop(self, rooms: list[Room]) -> None:
+    async def _drop(self, rooms: list[Table]) -> None:
         """Close these rooms and forget them (the caller holds the lock)."""
         for room in rooms:
             await room.close()
@@ -203,7 +203,7 @@ class Rooms:
         level: str | None = None,
         seed: int | None = None,
         position: dict[str, Any] | None = None,
-    ) -> Room:
+    ) -> Table:
         """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
         found = entry(kind)
         spec = found.game
@@ -227,7 +227,7 @@ class Rooms:
         await self.set_aside(guest, kind, keep=room.id)
         return room
 
-    async def find(self, game_id: str) -> Room | Elsewhere | None:
+    async def find(self, game_id: str) -> Table | Elsewhere | None:
         """The game, run here (opened from its log if need be, and its lease taken when
         there are several processes), or which process runs it."""
         room = self._rooms.get(game_id)
@@ -246,18 +246,18 @@ class Rooms:
                 await self._lobby(stored)
         return await self._open(record)
 
-    async def get(self, game_id: str) -> Room | None:
+    async def get(self, game_id: str) -> Table | None:
         """The game to show (a page): :meth:`find`'s, or a copy read from the log of a game
         another process runs (to read only)."""
         found = await self.find(game_id)
         if isinstance(found, Elsewhere):
-            return await Room.replica(found.record, self.store, self.settings)
+            return await Table.replica(found.record, self.store, self.settings)
         return found
 
-    def loaded(self) -> list[Room]:
+    def loaded(self) -> list[Table]:
         return list(self._rooms.values())
 
-    def lobbies(self) -> list[Lobby]:
+    def lobbies(self) -> list[PrivateRoom]:
         """The private rooms in memory."""
         return list(self._lobbies.values())
 
@@ -266,14 +266,14 @@ class Rooms:
         record: GameRecord,
         clocks: dict[str, float | None] | None = None,
         moves: list[LoggedMove] | None = None,
-    ) -> Room:
+    ) -> Table:
         if record.room_id is not None and clocks is None:  # among friends: the room's clocks
             stored = await self.store.room_by_id(record.room_id)
             clocks = online_clocks(record.kind, stored.options if stored else {})
         async with self._lock:
             room = self._rooms.get(record.id)
             if room is None:
-                room = await Room.open(record, self.store, self.settings, clocks, moves)
+                room = await Table.open(record, self.store, self.settings, clocks, moves)
                 room.stale = lambda: self._stale(room)
                 if record.room_id is not None:
                     room.ended = lambda: self._ended(room)
@@ -283,7 +283,7 @@ class Rooms:
 
     # private rooms
 
-    async def create_room(self, kind: str, options: Any, host: str, name: str) -> Lobby:
+    async def create_room(self, kind: str, options: Any, host: str, name: str) -> PrivateRoom:
         """A private room for ``kind`` with ``host`` in its first seat. Raises IllegalMove
         (``bad_config``, ``no_rooms``)."""
         checked = check_options(kind, options)
@@ -293,7 +293,7 @@ class Rooms:
         await self._claim(room_unit(record.id))
         return await self._lobby(record)
 
-    async def find_lobby(self, code: object) -> Lobby | Elsewhere | None:
+    async def find_lobby(self, code: object) -> PrivateRoom | Elsewhere | None:
         """The open room with ``code`` (six digits), run here (opened from the store if need
         be, with its game), or which process runs it."""
         if not isinstance(code, str) or len(code) != 6 or not code.isdigit():
@@ -314,16 +314,16 @@ class Rooms:
                 await self._open(game)
         return lobby
 
-    async def lobby(self, code: object) -> Lobby | None:
+    async def lobby(self, code: object) -> PrivateRoom | None:
         """The room to show (a page): :meth:`find_lobby`'s, or a copy read from the store of
         a room another process runs (to read only: change it with :meth:`act`)."""
         found = await self.find_lobby(code)
         if isinstance(found, Elsewhere):
-            return Lobby(found.record, self.store, _no_game)
+            return PrivateRoom(found.record, self.store, _no_game)
         return found
 
     async def act(
-        self, lobby: Lobby, guest: str | None, action: dict[str, Any], lang: str = "es"
+        self, lobby: PrivateRoom, guest: str | None, action: dict[str, Any], lang: str = "es"
     ) -> Message | None:
         """Do ``action`` in the room, where it is run (here, or asked of the process that
         runs it); a copy ``lobby`` is brought up to date."""
@@ -332,8 +332,8 @@ class Rooms:
         for _ in range(3):
             found = await self.find_lobby(lobby.code)
             if found is None:
-                return lobby_error("room_not_found", lang)
-            if isinstance(found, Lobby):
+                return room_error("room_not_found", lang)
+            if isinstance(found, PrivateRoom):
                 reply = await found.act(guest, action, lang)
                 lobby.record = found.record
                 return reply
@@ -352,7 +352,7 @@ class Rooms:
         """Another process's :meth:`act` for a room run here (or "moved": no longer)."""
         _, code, guest, action, lang = body
         found = await self.find_lobby(code)
-        if not isinstance(found, Lobby):
+        if not isinstance(found, PrivateRoom):
             return ["moved", None]
         return ["ok", await found.act(guest, action, lang)]
 
@@ -387,9 +387,9 @@ class Rooms:
                     del self._lobbies[code]
                     await lobby.moved()
 
-    def _stale(self, what: Room | Lobby) -> None:
+    def _stale(self, what: Table | PrivateRoom) -> None:
         """A commit found the log moved on: another process runs it now."""
-        unit = game_unit(what.record) if isinstance(what, Room) else room_unit(what.record.id)
+        unit = game_unit(what.record) if isinstance(what, Table) else room_unit(what.record.id)
         task = asyncio.get_running_loop().create_task(self._lost([unit]))
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
@@ -410,7 +410,7 @@ class Rooms:
                 await self.find_lobby(stored.code)
         await self._release(unit)
 
-    async def lobby_of(self, room_id: str) -> Lobby | None:
+    async def lobby_of(self, room_id: str) -> PrivateRoom | None:
         record = await self.store.room_by_id(room_id)
         if record is None or record.status == "closed":
             return None
@@ -427,11 +427,11 @@ class Rooms:
                 await self._release(room_unit(lobby.record.id))
         return len(closed)
 
-    async def _lobby(self, record: RoomRecord) -> Lobby:
+    async def _lobby(self, record: RoomRecord) -> PrivateRoom:
         async with self._lock:
             lobby = self._lobbies.get(record.code)
             if lobby is None:
-                lobby = await Lobby.open(
+                lobby = await PrivateRoom.open(
                     record, self.store, self._start_room_game, self.settings.grace_seconds
                 )
                 lobby.game_over = lambda: self._room_game_over(lobby)
@@ -440,20 +440,20 @@ class Rooms:
                 self._lobbies[record.code] = lobby
             return lobby
 
-    def _room_game_over(self, lobby: Lobby) -> bool:
+    def _room_game_over(self, lobby: PrivateRoom) -> bool:
         game_id = lobby.record.game_id
         if game_id is None:
             return True
         room = self._rooms.get(game_id)
         return room is None or room.finished  # unfinished games are always open
 
-    def _ended(self, room: Room) -> None:
+    def _ended(self, room: Table) -> None:
         """A room's game ended: its room tells everyone in it."""
         for lobby in self._lobbies.values():
             if lobby.record.id == room.record.room_id and lobby.record.game_id == room.id:
                 lobby.game_ended()
 
-    def _left(self, lobby: Lobby, guest: str) -> None:
+    def _left(self, lobby: PrivateRoom, guest: str) -> None:
         room = self._rooms.get(lobby.record.game_id or "")
         if room is not None:
             seat = room.seat_of(guest)

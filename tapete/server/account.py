@@ -48,7 +48,7 @@ from tapete.cosmetics import AVATAR_KEYS, worn
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.mail import Mailer
-from tapete.rooms.lobby import clean_name
+from tapete.rooms.private_room import clean_name
 from tapete.server.bodies import read_json
 from tapete.server.guests import guest_cookie
 from tapete.server.pages import Pages

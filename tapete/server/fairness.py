@@ -25,7 +25,7 @@ from starlette.responses import JSONResponse, Response
 from tapete.fair import commitment, preimage, salt
 from tapete.i18n import text
 from tapete.i18n.errors import describe
-from tapete.rooms import Room
+from tapete.rooms import Table
 from tapete.server.pages import Pages, game_info
 from tapete.server.render import lang_of
 from tapete.server.replay import sat_at, sees_hidden
@@ -38,7 +38,7 @@ class Fairness:
         self.pages = pages
 
     def of(
-        self, room: Room, lang: str = "es", viewer: int | None = None, reveal: bool = True
+        self, room: Table, lang: str = "es", viewer: int | None = None, reveal: bool = True
     ) -> dict[str, Any] | None:
         """What may be said of a game's deal now: its commitment always; the seed, the salt
         and the deal once it is over and ``reveal`` (the viewer may see what the table hid:
@@ -70,7 +70,7 @@ class Fairness:
         return out
 
     def _titled(
-        self, room: Room, redo: dict[str, Any], lang: str, viewer: int | None
+        self, room: Table, redo: dict[str, Any], lang: str, viewer: int | None
     ) -> dict[str, Any]:
         """``redo`` with each step's and part's title in ``lang`` (``{name}``: its seat's, as
         ``viewer`` calls it)."""
@@ -86,13 +86,13 @@ class Fairness:
                 item["title"] = text(room.spec.key, lang, item["title"], **params)
         return redo
 
-    def _of(self, request: Request, room: Room | None) -> dict[str, Any] | None:
+    def _of(self, request: Request, room: Table | None) -> dict[str, Any] | None:
         if room is None:
             return None
         guest = guest_of(request)
         return self.of(room, lang_of(request), sat_at(room, guest), sees_hidden(room, guest))
 
-    async def _room(self, request: Request) -> Room | None:
+    async def _room(self, request: Request) -> Table | None:
         return await self.hall.rooms.get(request.path_params["game_id"])
 
     async def get(self, request: Request) -> Response:

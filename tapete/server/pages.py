@@ -13,8 +13,8 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import SHARED, js_strings, text
 from tapete.i18n.errors import describe
 from tapete.registry import REGISTRY, Entry
-from tapete.rooms import Room
-from tapete.rooms.lobby import REACTIONS, Lobby
+from tapete.rooms import Table
+from tapete.rooms.private_room import REACTIONS, PrivateRoom
 from tapete.server import forms
 from tapete.server.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
@@ -157,8 +157,8 @@ class Pages:
     async def table_page(
         self,
         request: Request,
-        room: Room,
-        lobby: Lobby | None = None,
+        room: Table,
+        lobby: PrivateRoom | None = None,
         replay: dict[str, Any] | None = None,
     ) -> Response:
         """A game's table; in a private room (``lobby``) for players and spectators alike; or
@@ -195,7 +195,7 @@ class Pages:
             first=first,
         )
 
-    def commitment(self, room: Room) -> str | None:
+    def commitment(self, room: Table) -> str | None:
         """The game's commitment to its deal (:mod:`tapete.fair`); None: a set position."""
         if room.record.position is not None or self.hall.secret is None:
             return None

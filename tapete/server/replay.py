@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from tapete.i18n.errors import describe
-from tapete.rooms import Room
+from tapete.rooms import Table
 from tapete.rooms.replay import NotOver, steps
 from tapete.server.account import Refused, refusing
 from tapete.server.pages import Pages
@@ -29,12 +29,12 @@ from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 
 
-def sat_at(room: Room, guest: str | None) -> int | None:
+def sat_at(room: Table, guest: str | None) -> int | None:
     """``guest``'s seat at the game, if they sat at it (None: a watcher, a stranger)."""
     return room.seat_of(guest)
 
 
-def sees_hidden(room: Room, guest: str | None) -> bool:
+def sees_hidden(room: Table, guest: str | None) -> bool:
     """The one rule of who may see what a game's table hid (every hand, the order of the
     deck): once it is over, those who sat at it, and nobody else — not one who only watched
     it, not a stranger with its link. Its replay (here) and the seed and the deal on its
@@ -47,7 +47,7 @@ class Replays:
         self.hall = hall
         self.pages = pages
 
-    async def _open(self, request: Request) -> tuple[Room, int]:
+    async def _open(self, request: Request) -> tuple[Table, int]:
         """The game and the seat it is seen from; :class:`Refused` if it may not be."""
         room = await self.hall.rooms.get(request.path_params["game_id"])
         mine = sat_at(room, guest_of(request)) if room is not None else None
@@ -60,7 +60,7 @@ class Replays:
             raise Refused("bad_seat", 400)
         return room, int(asked)
 
-    async def data(self, room: Room, seat: int, mine: int | None, lang: str) -> dict[str, Any]:
+    async def data(self, room: Table, seat: int, mine: int | None, lang: str) -> dict[str, Any]:
         """The steps as ``seat`` saw them; it is «you» only if it is the viewer's own."""
         assert self.hall.store is not None
         log = await self.hall.store.moves(room.id)

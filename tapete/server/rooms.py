@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from tapete.cosmetics import AVATAR_KEYS
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, js_strings, text
-from tapete.rooms.lobby import MESSAGES, Lobby, clean_name, lobby_error
+from tapete.rooms.private_room import MESSAGES, PrivateRoom, clean_name, room_error
 from tapete.server import forms
 from tapete.server.bodies import loads, read_json
 from tapete.server.pages import Pages, game_info
@@ -51,7 +51,7 @@ HOST_NAME = N_("Anfitrión")
 
 def refusal(code: str, lang: str, **params: Any) -> dict[str, str]:
     """An API error: ``{"error": code, "message": text in the player's language}``."""
-    return {"error": code, "message": lobby_error(code, lang, **params)["message"]}
+    return {"error": code, "message": room_error(code, lang, **params)["message"]}
 
 
 class RoomPages:
@@ -68,7 +68,7 @@ class RoomPages:
 
     # looking rooms up by code, slowly for those who guess
 
-    async def find(self, request: Request, code: object) -> Lobby | str:
+    async def find(self, request: Request, code: object) -> PrivateRoom | str:
         """The room with ``code``, or why not (``throttled``, ``room_not_found``)."""
         guest, address = guest_of(request), address_of(request)
         if self.hall.wrong_codes.throttled(guest, address):
@@ -172,7 +172,7 @@ class RoomPages:
         )
 
     @staticmethod
-    def _summary(lobby: Lobby, lang: str) -> dict[str, Any]:
+    def _summary(lobby: PrivateRoom, lang: str) -> dict[str, Any]:
         """What a room's summary shows: the game's options with the room's values, and its
         turn clock (if the game has one)."""
         options = lobby.record.options
@@ -247,7 +247,7 @@ class RoomPages:
             return self.pages.setup_error(request, lobby.entry, str(reply["message"]))
         return RedirectResponse(await self.room_url(lobby), status_code=303)
 
-    async def room_url(self, lobby: Lobby) -> str:
+    async def room_url(self, lobby: PrivateRoom) -> str:
         """The room itself: ``/sala/NNNNNN``, which between games shows the final table, so
         then with ``?vista=sala``."""
         url = f"/sala/{lobby.code}"

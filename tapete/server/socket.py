@@ -25,10 +25,10 @@ from starlette.websockets import WebSocket
 
 from tapete.cluster import Node, Unreachable
 from tapete.metrics import ERRORS, SOCKETS_OPENED
-from tapete.rooms import Room, error
+from tapete.rooms import Table, error
 from tapete.rooms.inbox import MOVED, moved, wire
-from tapete.rooms.lobby import Lobby, lobby_error
 from tapete.rooms.manager import Elsewhere
+from tapete.rooms.private_room import PrivateRoom, room_error
 from tapete.server.bodies import too_deep
 from tapete.server.guests import Guests, guest_in
 from tapete.server.limits import Limits
@@ -126,8 +126,8 @@ class Conn:
         self.direct = direct
         """Writes a message's frame now if the transport takes it (:mod:`wsimpl`): what
         :meth:`send_bytes` uses while nothing is queued, without a writer task."""
-        self.game: tuple[Room, int] | None = None
-        self.lobby: tuple[Lobby, int] | None = None
+        self.game: tuple[Table, int] | None = None
+        self.lobby: tuple[PrivateRoom, int] | None = None
         self.out: deque[tuple[str, int, bool]] = deque()
         """Queued, not yet sent: each message's text, its size in bytes, whether it answers
         a ``sync``."""
@@ -452,7 +452,7 @@ class Sockets:
             return None
         return unknown(kind, lang)
 
-    async def sync(self, room: Room, conn: Conn) -> None:
+    async def sync(self, room: Table, conn: Conn) -> None:
         """Queue the full view again, once it is durable: at most one such reply waits in
         the queue (another ``sync`` meanwhile is ``too_fast``)."""
         if conn.syncs:
@@ -503,7 +503,7 @@ class Sockets:
         here was counted by its own process)."""
         codes = self.hall.wrong_codes if conn.relayed is None else None
         if codes is not None and codes.throttled(conn.guest, conn.address):
-            return lobby_error("throttled", conn.lang)
+            return room_error("throttled", conn.lang)
         lobby = await self.hall.rooms.find_lobby(msg.get("room"))
         if isinstance(lobby, Elsewhere):
             self._elsewhere(conn, "lobby", lobby.owner, text)
@@ -511,7 +511,7 @@ class Sockets:
         if lobby is None:
             if codes is not None:
                 codes.wrong(conn.guest, conn.address)
-            return lobby_error("room_not_found", conn.lang)
+            return room_error("room_not_found", conn.lang)
         conn.leave("lobby")
         conn.routes["lobby"] = text
         cid, state = lobby.enter(conn.guest, conn.send, conn.lang)

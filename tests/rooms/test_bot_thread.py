@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tapete.games import onecard
-from tapete.rooms import Room, Settings
+from tapete.rooms import Settings, Table
 from tapete.store import Store
 
 from .conftest import Chooser, patch_bots
@@ -40,7 +40,7 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
 
     patch_bots(monkeypatch, "onecard", slow)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await Table.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     room.bots.schedule()
 
@@ -72,7 +72,7 @@ async def test_a_decision_for_a_closed_room_is_dropped(
 
     patch_bots(monkeypatch, "onecard", slow)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await Table.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     before = onecard.dump(room.state)
     room.bots.schedule()
@@ -94,7 +94,7 @@ async def test_a_bot_that_fails_still_plays_its_first_legal_move(
 
     patch_bots(monkeypatch, "onecard", broken)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Room.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await Table.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     room.bots.schedule()
     await room.settled()

@@ -20,7 +20,7 @@ import pytest
 
 from tapete.games import onecard
 from tapete.registry import REGISTRY
-from tapete.rooms import Room, Rooms, Settings
+from tapete.rooms import Rooms, Settings, Table
 from tapete.store import Store
 
 from .conftest import Chooser, patch_bots
@@ -64,7 +64,7 @@ def slow_machine(monkeypatch: pytest.MonkeyPatch, mean: float = 0.001, seed: int
             patch_bots(monkeypatch, key, jittery)
 
 
-async def drive(room: Room, seat: int = 0, patience: float = 1.0) -> bool:
+async def drive(room: Table, seat: int = 0, patience: float = 1.0) -> bool:
     """Play ``seat`` to the end of the game: whenever it may act, its first legal move from
     its own view, with the current version, at once (as a quick player on a socket would).
     False if the table stood still for ``patience`` seconds with only bots to act."""
@@ -120,11 +120,11 @@ SEATS = [
 ]
 
 
-async def open_at(store: Store, position: dict[str, Any], settings: Settings) -> Room:
+async def open_at(store: Store, position: dict[str, Any], settings: Settings) -> Table:
     record = await store.create_game(
         "onecard", {"players": 2}, 1, SEATS, G0, position=onecard.dump(onecard.load(position))
     )
-    return await Room.open(record, store, settings)
+    return await Table.open(record, store, settings)
 
 
 async def test_a_bot_asked_before_the_player_moved_is_asked_again(
@@ -229,7 +229,7 @@ async def test_the_watchdog_stays_silent_while_bots_think(
     record = await store.create_game(
         "onecard", {"players": 3}, 3, [SEATS[0], SEATS[1], {**SEATS[1], "name": "Marta"}], G0
     )
-    room = await Room.open(record, store, settings)
+    room = await Table.open(record, store, settings)
     assert await drive(room)
     assert room.finished
     assert WATCHDOG not in caplog.text

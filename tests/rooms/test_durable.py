@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Room, Rooms, Settings
+from tapete.rooms import Rooms, Settings, Table
 from tapete.store import Store
 
 G0 = "a" * 24
@@ -32,7 +32,7 @@ def slow_writes(monkeypatch: pytest.MonkeyPatch, store: Store, fail: bool = Fals
     return gate, started
 
 
-async def read(room: Room) -> tuple[int, dict[str, Any], int, dict[str, Any]]:
+async def read(room: Table) -> tuple[int, dict[str, Any], int, dict[str, Any]]:
     """What a joining socket and a ``sync`` are shown."""
     await room.durable()
     conn, joined = room.subscribe(G0, lambda m: None, None)

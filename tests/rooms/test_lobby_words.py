@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from tapete.rooms import Rooms, Settings
-from tapete.rooms.lobby import Lobby
+from tapete.rooms.private_room import PrivateRoom
 from tapete.store import Store
 
 HOST, ANA = "host-" + "h" * 19, "ana-" + "a" * 20
 FAST = Settings(bot_pace=0)
 
 
-async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
     return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
 
 

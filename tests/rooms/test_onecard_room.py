@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from tapete.games import onecard
-from tapete.rooms import Room, Settings
+from tapete.rooms import Settings, Table
 from tapete.store import Store
 
 G0, G1 = "a" * 24, "b" * 24
@@ -15,10 +15,10 @@ G0, G1 = "a" * 24, "b" * 24
 
 async def open_room(
     store: Store, position: dict[str, Any], settings: Settings, seats: list[dict[str, Any]]
-) -> tuple[Room, dict[int, list[dict[str, Any]]]]:
+) -> tuple[Table, dict[int, list[dict[str, Any]]]]:
     """A room whose game is set to ``position`` (tests only: the log is not replayed)."""
     record = await store.create_game("onecard", {"players": len(seats)}, 1, seats, G0)
-    room = await Room.open(record, store, settings)
+    room = await Table.open(record, store, settings)
     room.state = onecard.load(position)
     room.clocks.sync()
     inbox: dict[int, list[dict[str, Any]]] = {}

@@ -7,19 +7,21 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tapete.rooms import Room, Rooms, Settings
-from tapete.rooms.lobby import Lobby
+from tapete.rooms import Rooms, Settings, Table
+from tapete.rooms.private_room import PrivateRoom
 from tapete.store import Store
 
 HOST, ANA, LUIS = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19)
 FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
 
 
-async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
     return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
 
 
-async def playing(rooms: Rooms, options: dict[str, Any], *friends: str) -> tuple[Lobby, Room]:
+async def playing(
+    rooms: Rooms, options: dict[str, Any], *friends: str
+) -> tuple[PrivateRoom, Table]:
     """A room of El Peaje made by the host with these options, the friends seated (Ana,
     Luis…), its game started; the lobby and the game."""
     lobby = await rooms.create_room("peaje", options, HOST, "Host")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Room, Settings
+from tapete.rooms import Settings, Table
 from tapete.store import Store
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[HDCS]\b|\bJK[12]\b")
@@ -25,13 +25,13 @@ def guests(n: int) -> list[str]:
     return [f"guest-{i}-" + "x" * 16 for i in range(n)]
 
 
-async def open_table(store: Store, kind: str, players: int, seed: int) -> Room:
+async def open_table(store: Store, kind: str, players: int, seed: int) -> Table:
     seats = [{"kind": "human", "guest": g, "name": f"P{i}"} for i, g in enumerate(guests(players))]
     record = await store.create_game(kind, {"players": players}, seed, seats, guests(1)[0])
-    return await Room.open(record, store, FAST)
+    return await Table.open(record, store, FAST)
 
 
-def hidden_one_card(room: Room, seat: int) -> Counter[str]:
+def hidden_one_card(room: Table, seat: int) -> Counter[str]:
     """What ``seat`` may not see now: the others' hands and the stock."""
     from tapete.games import onecard
 
@@ -39,14 +39,14 @@ def hidden_one_card(room: Room, seat: int) -> Counter[str]:
     return Counter(onecard.code(c) for c in others + list(room.state.stock))
 
 
-def hidden_rummy(room: Room, seat: int) -> Counter[str]:
+def hidden_rummy(room: Table, seat: int) -> Counter[str]:
     from tapete.tiles import text
 
     others = [t for s, r in enumerate(room.state.racks) if s != seat for t in r]
     return Counter(text(t) for t in others + list(room.state.pool))
 
 
-def visible_rummy(room: Room, seat: int) -> Counter[str]:
+def visible_rummy(room: Table, seat: int) -> Counter[str]:
     """What ``seat`` may see: its rack and the table."""
     from tapete.tiles import text
 
@@ -65,7 +65,7 @@ def without_history(frame: dict[str, Any]) -> dict[str, Any]:
     return frame
 
 
-async def play(room: Room, kind: str, seed: int, moves: int) -> int:
+async def play(room: Table, kind: str, seed: int, moves: int) -> int:
     """Play ``moves`` random legal moves, each checked frame by frame; returns frames read."""
     inboxes: list[list[dict[str, Any]]] = []
     players = len(room.record.seats)

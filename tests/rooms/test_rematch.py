@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tapete.rooms import Rooms, Settings
-from tapete.rooms.lobby import Lobby
-from tapete.rooms.room import Room
+from tapete.rooms.private_room import PrivateRoom
+from tapete.rooms.table import Table
 from tapete.store import Store
 
 HOST, ANA, LUIS = "host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19
@@ -33,7 +33,7 @@ async def until(check: Callable[[], bool], timeout: float = 3.0) -> None:
         await asyncio.sleep(0.01)
 
 
-async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
     return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
 
 
@@ -41,17 +41,17 @@ class Player:
     """A player's table page: in the room (``enter``) and at its game (``join``), as a
     browser tab is, and what it has been sent."""
 
-    def __init__(self, rooms: Rooms, lobby: Lobby, guest: str) -> None:
+    def __init__(self, rooms: Rooms, lobby: PrivateRoom, guest: str) -> None:
         self.rooms, self.lobby, self.guest = rooms, lobby, guest
         self.inbox: list[dict[str, Any]] = []
         self.conn, entered = lobby.enter(guest, self.inbox.append, "es")
         self.inbox.append(entered)
-        self.game: tuple[Room, int] | None = None
+        self.game: tuple[Table, int] | None = None
 
-    async def join(self) -> Room:
+    async def join(self) -> Table:
         assert self.lobby.record.game_id is not None
         room = await self.rooms.get(self.lobby.record.game_id)
-        assert isinstance(room, Room)
+        assert isinstance(room, Table)
         conn, joined = room.subscribe(self.guest, self.inbox.append, None)
         self.inbox.append(joined)
         self.game = (room, conn)
@@ -70,7 +70,7 @@ class Player:
 
 async def room_of(
     store: Store, guests: list[str], settings: Settings = FAST, players: int | None = None
-) -> tuple[Rooms, Lobby]:
+) -> tuple[Rooms, PrivateRoom]:
     """A La guerra room with these guests seated (the first hosts), not started."""
     rooms = Rooms(store, settings)
     n = players or len(guests)
@@ -80,14 +80,14 @@ async def room_of(
     return rooms, lobby
 
 
-async def near_the_end(room: Room) -> None:
+async def near_the_end(room: Table) -> None:
     """The next duel ends the game: seat 0's king takes every card."""
     players = len(room.record.seats)
     piles = ["KS", "2C", "3D", "4H"][:players]
     room.state = room.game.load({"piles": piles, "config": {"players": players}})
 
 
-async def play_to_the_end(room: Room, *guests: str) -> None:
+async def play_to_the_end(room: Table, *guests: str) -> None:
     """Each of ``guests`` turns their card (the stand-ins turn theirs after them)."""
     await near_the_end(room)
     for guest in guests:
@@ -147,7 +147,7 @@ async def test_a_player_gone_past_the_grace_counts_as_accepted_and_keeps_the_sea
     second = lobby.record.game_id
     assert second is not None and second != room.id
     new = await rooms.get(second)
-    assert isinstance(new, Room)
+    assert isinstance(new, Table)
     assert new.seat_of(LUIS) is not None  # his seat is his...
     seat = new.seat_of(LUIS)
     assert seat in new.bots.away and seat in new.bots.seats()  # ...played by a stand-in
@@ -176,7 +176,7 @@ async def test_a_player_who_drops_at_the_end_is_waited_for_until_the_grace_runs_
     first = room.id
     await until(lambda: lobby.record.game_id != first)  # her grace ran out: it begins
     new = await rooms.get(str(lobby.record.game_id))
-    assert isinstance(new, Room)
+    assert isinstance(new, Table)
     assert new.seat_of(ANA) in new.bots.away
     # and the finished game said she went (no «reconectando… 0 s» left behind)
     assert room.presence()["seats"][1]["away"] is True
@@ -196,7 +196,7 @@ async def test_the_host_starts_the_next_game_without_waiting(store: Store) -> No
     assert refused is not None and refused["code"] == "not_host"
     assert await act(lobby, HOST, "start") is None  # «Empezar ya»
     new = await rooms.get(str(lobby.record.game_id))
-    assert isinstance(new, Room) and new.id != room.id
+    assert isinstance(new, Table) and new.id != room.id
     # everyone keeps a seat, and the next player starts, as in a rematch
     assert [new.seat_of(g) for g in (ANA, LUIS, HOST)] == [0, 1, 2]
     await rooms.close()
@@ -218,7 +218,7 @@ async def test_the_room_never_dies(store: Store) -> None:
     assert await act(lobby, ANA, "rematch") is None
     assert lobby.record.game_id != room.id  # the two away: it begins at once
     second = await rooms.get(str(lobby.record.game_id))
-    assert isinstance(second, Room)
+    assert isinstance(second, Table)
     # everyone leaves the room for good; the game goes on with stand-ins to its end
     for guest in (ANA, HOST, LUIS):
         assert await act(lobby, guest, "leave") is None
@@ -340,7 +340,7 @@ async def test_the_host_changing_the_table_between_games_starts_nothing(store: S
         Player(rooms, lobby, guest)
     assert await act(lobby, HOST, "start") is None
     room = await rooms.get(str(lobby.record.game_id))
-    assert isinstance(room, Room)
+    assert isinstance(room, Table)
     await play_to_the_end(room, HOST, ANA, LUIS)
     assert await act(lobby, HOST, "rematch") is None
     assert await act(lobby, ANA, "rematch") is None

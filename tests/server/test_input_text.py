@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from tapete.games.names import clean_text
 from tapete.registry import REGISTRY
-from tapete.rooms.lobby import clean_name
+from tapete.rooms.private_room import clean_name
 
 HOSTILE = "\x00A\x1bna\u202e\u2066 \u200f\u061c\x85\x9b Lu\u0301\x7fz\u202c"
 

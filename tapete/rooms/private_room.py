@@ -4,14 +4,14 @@ One asyncio task per room handles one action at a time, as a game's room does: w
 may they do this (the host's actions are the host's) → is their version current → change the
 seats or options → store it (one transaction, refused if the stored version moved) → tell
 everyone in the room. So two people can never take one seat. The game itself is a
-:class:`~tapete.rooms.room.Room` like any other, opened with the room's seats; the lobby
+:class:`~tapete.rooms.table.Room` like any other, opened with the room's seats; the lobby
 starts it, and starts the next one when every human here accepts a rematch (or the host
 starts it).
 
 Who is here: a seated player with nobody of theirs in the room (no page open on it) keeps
 the seat to themselves for the grace (``Settings.grace_seconds``); past it they are
 *away*: the rematch does not wait for them, and in the next game their seat is still
-theirs, played by a stand-in (:func:`~tapete.rooms.room.standin_of`) until they are back.
+theirs, played by a stand-in (:func:`~tapete.rooms.table.standin_of`) until they are back.
 So a room never gets stuck on someone who went.
 """
 
@@ -31,8 +31,8 @@ from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
 from tapete.registry import entry
 from tapete.rooms.inbox import STOP, Message, Send, error, moved
-from tapete.rooms.room import standin_of
 from tapete.rooms.seats import seat_names
+from tapete.rooms.table import standin_of
 from tapete.store import RoomRecord, StaleWrite, Store
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ REACTION_LIMIT: Final = (3, 10.0)
 """At most this many reactions per player in this many seconds."""
 
 
-def lobby_error(code: str, lang: str, **params: Any) -> Message:
+def room_error(code: str, lang: str, **params: Any) -> Message:
     """A room's refusal in words (the shared codes too)."""
     words = describe(code, lang, SHARED, MESSAGES, **params)
     return {"type": "error", "code": code, "message": words}
@@ -124,7 +124,7 @@ def clean_name(name: object) -> str | None:
     return clean_text(name, NAME_LENGTH) or None
 
 
-class Lobby:
+class PrivateRoom:
     """One private room. Create with :meth:`open`."""
 
     def __init__(
@@ -168,7 +168,7 @@ class Lobby:
     @classmethod
     async def open(
         cls, record: RoomRecord, store: Store, open_game: OpenGame, grace: float = 45.0
-    ) -> Lobby:
+    ) -> PrivateRoom:
         lobby = cls(record, store, open_game, grace)
         for seat in lobby.seats:  # (what those seated already wear, for the room's page)
             if seat.get("kind") == "human" and isinstance(seat.get("guest"), str):
@@ -403,7 +403,7 @@ class Lobby:
         kind = a.get("action")
         lang = act.lang
         if act.guest is None:
-            return lobby_error("not_in_room", lang)
+            return room_error("not_in_room", lang)
         version = a.get("version")
         if kind not in ("take", "rematch", "react") and (
             type(version) is not int or version != self.version
@@ -418,7 +418,7 @@ class Lobby:
             return error("unknown_type", lang, type=str(kind)[:40])
         host_only = kind in ("remove", "readmit", "bot", "options", "start")
         if host_only and not self.is_host(act.guest):
-            return lobby_error("not_host", lang)
+            return room_error("not_host", lang)
         before = self.record.version
         try:
             changed = await handler(act.guest, a)
@@ -436,7 +436,7 @@ class Lobby:
 
     def spec_error(self, exc: IllegalMove, lang: str) -> Message:
         if exc.code in MESSAGES:
-            return lobby_error(exc.code, lang, **exc.params)
+            return room_error(exc.code, lang, **exc.params)
         return {"type": "error", "code": exc.code, "message": self.spec.describe(exc, lang)}
 
     # the actions: each returns whether the room changed (and raises IllegalMove)
@@ -586,14 +586,14 @@ class Lobby:
         """A seat's reaction, shown to everyone in the room for a moment (throttled)."""
         seat = self.seat_of(guest)
         if seat is None:
-            return lobby_error("not_in_room", lang)
+            return room_error("not_in_room", lang)
         if not isinstance(key, str) or key not in REACTIONS:
-            return lobby_error("bad_message", lang, detail="key")
+            return room_error("bad_message", lang, detail="key")
         now = asyncio.get_running_loop().time()
         count, window = REACTION_LIMIT
         recent = [t for t in self._reactions.get(guest, []) if now - t < window]
         if len(recent) >= count:
-            return lobby_error("too_fast", lang)
+            return room_error("too_fast", lang)
         self._reactions[guest] = [*recent, now]
         message = {"type": "reaction", "seat": seat, "key": key}
         for conn, m in list(self.members.items()):

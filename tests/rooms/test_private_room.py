@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tapete.rooms import Rooms, Settings
-from tapete.rooms.lobby import Lobby, clean_name
+from tapete.rooms.private_room import PrivateRoom, clean_name
 from tapete.store import Store
 
 HOST, ANA, LUIS, MARTA, EVE = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19,
@@ -18,7 +18,7 @@ HOST, ANA, LUIS, MARTA, EVE = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + 
 FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
 
 
-async def act(lobby: Lobby, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
+async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
     return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
 
 

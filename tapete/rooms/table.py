@@ -54,7 +54,7 @@ def standin_of(found: Entry) -> str | None:
     return "skip" if found.game.absent is not None else None
 
 
-class Room:
+class Table:
     """One game being played. Create with :meth:`open`, which replays the move log."""
 
     def __init__(
@@ -112,7 +112,7 @@ class Room:
         settings: Settings | None = None,
         clocks: Mapping[str, float | None] | None = None,
         moves: list[LoggedMove] | None = None,
-    ) -> Room:
+    ) -> Table:
         """The room of ``record``, its state replayed from its log (``moves``: the log, read
         already with others' on a restart)."""
         room = cls(record, store, settings, clocks)
@@ -125,7 +125,7 @@ class Room:
     @classmethod
     async def replica(
         cls, record: GameRecord, store: Store, settings: Settings | None = None
-    ) -> Room:
+    ) -> Table:
         """The game as its log holds it, to read only (a page's data, the view): run by no
         task, no clock, no bot (another process of the hall owns it)."""
         room = cls(record, store, settings)
