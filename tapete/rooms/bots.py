@@ -1,4 +1,4 @@
-"""Who plays a room's bot seats: asking each bot when it must act, off the event loop, and
+"""Who plays a table's bot seats: asking each bot when it must act, off the event loop, and
 keeping no seat waiting — the question of who must be asked is derived again after every
 change, and a watchdog repairs a table where someone must act and nobody is deciding.
 
@@ -29,7 +29,7 @@ HINT_WINDOW = 60.0
 
 
 def hint_pool(threads: int) -> ThreadPoolExecutor:
-    """The threads that compute hints (``threads`` of them), shared by every room that asks
+    """The threads that compute hints (``threads`` of them), shared by every table that asks
     for as many: a bot's decision runs on asyncio's default pool, so hints never keep a bot
     waiting, and many hints at once wait for each other rather than take every thread."""
     threads = max(1, threads)
@@ -40,11 +40,11 @@ def hint_pool(threads: int) -> ThreadPoolExecutor:
 
 
 class BotDriver:
-    def __init__(self, room: Table) -> None:
-        self.room = room
+    def __init__(self, table: Table) -> None:
+        self.table = table
         self.pending: dict[int, int] = {}
         """Seat → the version its decision in flight was asked on (thinking, waiting out its
-        delay, or queued), until the room handles the answer."""
+        delay, or queued), until the table handles the answer."""
         self.deciding: dict[int, asyncio.Task[None]] = {}
         """Seat → the task computing that decision (and waiting out its delay)."""
         self.passed: dict[int, int] = {}
@@ -58,12 +58,12 @@ class BotDriver:
         """Human seats whose player dropped and did not come back within the grace."""
         self.hinting: set[int] = set()
         """Seats whose hint is being computed (one at a time each)."""
-        self.hinted = Throttle(room.settings.hints_per_minute, HINT_WINDOW)
+        self.hinted = Throttle(table.settings.hints_per_minute, HINT_WINDOW)
         """The hints each seat had in the last minute."""
         self._watchdog: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self._watchdog = asyncio.create_task(self._watch(), name=f"room-{self.room.id}-watchdog")
+        self._watchdog = asyncio.create_task(self._watch(), name=f"table-{self.table.id}-watchdog")
         self.schedule()
 
     async def stop(self) -> None:
@@ -97,22 +97,22 @@ class BotDriver:
     def seats(self) -> list[int]:
         """Bot seats, and human seats a bot stands in for: after ``takeover_after`` timeouts in
         a row, until that player sends a move of their own."""
-        room = self.room
-        bots = room.entry.bots
+        table = self.table
+        bots = table.entry.bots
         if bots is None:
             return []
-        out = [i for i, s in enumerate(room.record.seats) if s.get("kind") == "bot"]
-        if room.spec.timeouts is not None and bots.standin is not None:
-            limit = room.settings.takeover_after
-            timeouts = room.spec.timeouts(room.state)
+        out = [i for i, s in enumerate(table.record.seats) if s.get("kind") == "bot"]
+        if table.spec.timeouts is not None and bots.standin is not None:
+            limit = table.settings.takeover_after
+            timeouts = table.spec.timeouts(table.state)
             self.standins.update(i for i, n in enumerate(timeouts) if n >= limit)
         return out + sorted((self.standins | self.left | self.away) - set(out))
 
     def level(self, seat: int) -> str:
         """The level a bot seat plays at: its own, or the stand-in level for a human's."""
-        bots = self.room.entry.bots
+        bots = self.table.entry.bots
         assert bots is not None
-        s = self.room.record.seats[seat]
+        s = self.table.record.seats[seat]
         if s.get("kind") == "bot":
             return str(s.get("level") or bots.default)
         return bots.standin or bots.default
@@ -121,20 +121,20 @@ class BotDriver:
         """Who must be asked now: the bot (or stood-in) seats among the game's actors with no
         decision in flight for the current version, that have not already answered on it
         that they have nothing to do."""
-        room = self.room
-        if room.finished:
+        table = self.table
+        if table.finished:
             return []
-        actors = set(room.game.actors(room.state))
+        actors = set(table.game.actors(table.state))
         bots = self.seats()
-        humans = set(range(len(room.record.seats))) - set(bots)
-        if room.spec.bots_follow and actors & humans:
+        humans = set(range(len(table.record.seats))) - set(bots)
+        if table.spec.bots_follow and actors & humans:
             return []  # e.g. La guerra: the computer turns after the player, "a la vez"
         return [
             seat
             for seat in bots
             if seat in actors
-            and self.pending.get(seat) != room.version
-            and self.passed.get(seat) != room.version
+            and self.pending.get(seat) != table.version
+            and self.passed.get(seat) != table.version
         ]
 
     def schedule(self) -> None:
@@ -142,7 +142,7 @@ class BotDriver:
         version was computed on a stale view and is dropped; every seat that must act now is
         asked on the current version."""
         for seat, version in list(self.pending.items()):
-            if version != self.room.version:
+            if version != self.table.version:
                 self.forget(seat)
         for seat in self.to_ask():
             self.ask(seat)
@@ -155,12 +155,12 @@ class BotDriver:
             task.cancel()
 
     def ask(self, seat: int) -> None:
-        room = self.room
+        table = self.table
         self.forget(seat)
         level = self.level(seat)
-        view = room.game.view(room.state, seat)
-        self.pending[seat] = room.version
-        task = asyncio.create_task(self._decide(seat, view, level, room.version))
+        view = table.game.view(table.state, seat)
+        self.pending[seat] = table.version
+        task = asyncio.create_task(self._decide(seat, view, level, table.version))
         self.deciding[seat] = task
 
         def done(task: asyncio.Task[None]) -> None:
@@ -171,42 +171,42 @@ class BotDriver:
 
     async def _decide(self, seat: int, view: Message, level: str, version: int) -> None:
         """A bot's decision, computed off the event loop (an expert's search must not hold
-        up the other rooms), then queued after the delay the bot asks for, less the time
-        it took to decide. Every answer is queued, even "nothing now", so the room handles
+        up the other tables), then queued after the delay the bot asks for, less the time
+        it took to decide. Every answer is queued, even "nothing now", so the table handles
         it in order and re-evaluates who must be asked."""
-        room = self.room
+        table = self.table
         loop = asyncio.get_running_loop()
         start = loop.time()
-        assert room.entry.bots is not None
+        assert table.entry.bots is not None
         try:
-            decision = await asyncio.to_thread(room.entry.bots.choose, view, level)
+            decision = await asyncio.to_thread(table.entry.bots.choose, view, level)
         except Exception:  # a bot must never stall its table: its first legal move is played
-            log.exception("room %s: bot decision failed for seat %d", room.id, seat)
-            room.queue.put_nowait(BotTurn(seat, version, None, failed=True))
+            log.exception("table %s: bot decision failed for seat %d", table.id, seat)
+            table.queue.put_nowait(BotTurn(seat, version, None, failed=True))
             return
         if decision is None:
-            room.queue.put_nowait(BotTurn(seat, version, None))
+            table.queue.put_nowait(BotTurn(seat, version, None))
             return
         move, wanted = decision
-        delay = wanted * room.settings.bot_pace + room.settings.bot_delay
+        delay = wanted * table.settings.bot_pace + table.settings.bot_delay
         delay -= loop.time() - start
         if delay > 0:
             await asyncio.sleep(delay)
-        room.queue.put_nowait(BotTurn(seat, version, move))
+        table.queue.put_nowait(BotTurn(seat, version, move))
 
     async def turn(self, turn: BotTurn) -> None:
         """Apply a bot's answer if it still stands: it must be the seat's decision in flight,
         and the version it was asked on must be the current one (a decision computed on a
         stale view is dropped; :meth:`schedule` asks again if the seat must still act). It is
         tried as it is (a Rummy play is a whole table, not one of ``legal_moves``)."""
-        room = self.room
+        table = self.table
         if self.pending.get(turn.seat) != turn.version:
             return  # superseded: a fresh decision was asked, or none is wanted
         del self.pending[turn.seat]
         if (
-            turn.version != room.version
-            or room.finished
-            or turn.seat not in room.game.actors(room.state)
+            turn.version != table.version
+            or table.finished
+            or turn.seat not in table.game.actors(table.state)
         ):
             return
         if turn.move is None and not turn.failed:
@@ -214,14 +214,14 @@ class BotDriver:
             return
         if turn.move is not None:
             try:
-                await room.commit(turn.seat, room.spec.parse_move(turn.move))
+                await table.commit(turn.seat, table.spec.parse_move(turn.move))
                 return
             except IllegalMove as exc:
-                log.warning("room %s: bot move refused (%s): %r", room.id, exc.code, turn.move)
+                log.warning("table %s: bot move refused (%s): %r", table.id, exc.code, turn.move)
         # a bot must never stall its table: its first legal move instead
-        fallback = room.game.legal_moves(room.state, turn.seat)
+        fallback = table.game.legal_moves(table.state, turn.seat)
         if fallback:
-            await room.commit(turn.seat, fallback[0])
+            await table.commit(turn.seat, fallback[0])
         else:  # nothing it could play: not asked again on this version (no spinning)
             self.passed[turn.seat] = turn.version
 
@@ -230,34 +230,34 @@ class BotDriver:
     async def _watch(self) -> None:
         """Every ``watchdog_seconds``, check that no bot seat that must act is left unasked."""
         while True:
-            await asyncio.sleep(max(self.room.settings.watchdog_seconds, 0.01))  # never busy
+            await asyncio.sleep(max(self.table.settings.watchdog_seconds, 0.01))  # never busy
             try:
                 self.check()
             except Exception:  # never let the watchdog die
-                log.exception("room %s: the bot watchdog failed", self.room.id)
+                log.exception("table %s: the bot watchdog failed", self.table.id)
 
     def check(self) -> list[int]:
         """Find the bot seats that must act on the current version with nobody deciding for
         them, warn, and ask them. Returns those seats.
 
-        Checked only while the room is idle (nothing queued, nothing being handled): then a
-        decision in flight is a live task, asked on the current version; a busy room
+        Checked only while the table is idle (nothing queued, nothing being handled): then a
+        decision in flight is a live task, asked on the current version; a busy table
         re-evaluates after every message anyway."""
-        room = self.room
-        if room.finished or not room.idle.is_set() or not room.queue.empty():
+        table = self.table
+        if table.finished or not table.idle.is_set() or not table.queue.empty():
             return []
         stuck = self.to_ask()  # must act, and nothing asked on this version
         for seat, version in self.pending.items():
             task = self.deciding.get(seat)
-            if version == room.version and (task is None or task.done()):
+            if version == table.version and (task is None or task.done()):
                 stuck.append(seat)  # recorded as asked, but nobody is deciding
         for seat in stuck:
             log.warning(
-                "room %s: bot seat %d must act on version %d and nobody is deciding for it;"
+                "table %s: bot seat %d must act on version %d and nobody is deciding for it;"
                 " asking it",
-                room.id,
+                table.id,
                 seat,
-                room.version,
+                table.version,
             )
             self.ask(seat)
         return stuck
@@ -269,28 +269,28 @@ class BotDriver:
         computed on the hints' own threads (:func:`hint_pool`); the page shows it, nothing is
         played. One seat gets one hint at a time and ``hints_per_minute`` at most: past
         that, ``too_fast``."""
-        room = self.room
-        seat = room.seat_of(guest)
+        table = self.table
+        seat = table.seat_of(guest)
         if seat is None:
             return error("spectator", lang)
-        bots = room.entry.bots
+        bots = table.entry.bots
         if bots is None or bots.hint is None:
             return error("unknown_type", lang, type="hint")
-        if room.online:  # the expert's play would be an unfair help among friends
+        if table.online:  # the expert's play would be an unfair help among friends
             return error("no_hints_online", lang)
         if seat in self.hinting or not self._hint_allowed(seat):
             return error("too_fast", lang)
-        await room.durable()
-        if seat not in room.game.actors(room.state):
+        await table.durable()
+        if seat not in table.game.actors(table.state):
             return error("not_your_turn", lang)
-        view, version = room.game.view(room.state, seat), room.version
+        view, version = table.game.view(table.state, seat), table.version
         self.hinting.add(seat)
         try:
             loop = asyncio.get_running_loop()
-            pool = hint_pool(room.settings.hint_threads)
+            pool = hint_pool(table.settings.hint_threads)
             decision = await loop.run_in_executor(pool, bots.choose, view, bots.hint)
         except Exception:  # a failing search is no hint, not a broken socket
-            log.exception("room %s: the hint search failed for seat %d", room.id, seat)
+            log.exception("table %s: the hint search failed for seat %d", table.id, seat)
             return error("busy", lang)
         finally:
             self.hinting.discard(seat)

@@ -1,5 +1,5 @@
-"""A room's deadlines: the clocks its game asks for now, each running for the seconds the
-game declares (or the room's settings say), firing into the room's queue."""
+"""A table's deadlines: the clocks its game asks for now, each running for the seconds the
+game declares (or the table's settings say), firing into the table's queue."""
 
 from __future__ import annotations
 
@@ -18,30 +18,30 @@ Key = tuple[str, int, Any]
 
 
 class Clocks:
-    def __init__(self, room: Table) -> None:
-        self.room = room
+    def __init__(self, table: Table) -> None:
+        self.table = table
         self.running: dict[Key, tuple[asyncio.TimerHandle, float]] = {}
 
     def seconds(self, kind: str) -> float | None:
-        """How long a clock of ``kind`` runs here: the room's setting, else the game's
+        """How long a clock of ``kind`` runs here: the table's setting, else the game's
         practice default; None: it does not run (a kind the game never declared neither)."""
-        declared = self.room.spec.clocks.get(kind)
+        declared = self.table.spec.clocks.get(kind)
         if declared is None:
-            log.warning("room %s: clock kind %r is not declared by its game", self.room.id, kind)
+            log.warning("table %s: clock kind %r is not declared by its game", self.table.id, kind)
             return None
-        if kind in self.room.settings.clocks:
-            return self.room.settings.clocks[kind]
-        if kind in self.room.clock_seconds:
-            return self.room.clock_seconds[kind]
+        if kind in self.table.settings.clocks:
+            return self.table.settings.clocks[kind]
+        if kind in self.table.clock_seconds:
+            return self.table.clock_seconds[kind]
         return declared.practice
 
     def wanted(self) -> set[Key]:
-        room = self.room
-        if room.finished:
+        table = self.table
+        if table.finished:
             return set()
         return {
             (kind, seat, instance)
-            for kind, seat, instance in room.game.clocks(room.state)
+            for kind, seat, instance in table.game.clocks(table.state)
             if self.seconds(kind) is not None
         }
 
@@ -54,7 +54,7 @@ class Clocks:
         loop = asyncio.get_running_loop()
         for key in wanted - set(self.running):
             seconds = self.seconds(key[0]) or 0.0
-            handle = loop.call_later(seconds, self.room.queue.put_nowait, ClockFire(key))
+            handle = loop.call_later(seconds, self.table.queue.put_nowait, ClockFire(key))
             self.running[key] = (handle, loop.time() + seconds)
 
     def fired(self, fire: ClockFire) -> Key | None:

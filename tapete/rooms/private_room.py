@@ -20,9 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from tapete.cosmetics import look
 from tapete.games.names import clean_text
@@ -82,9 +81,24 @@ def room_error(code: str, lang: str, **params: Any) -> Message:
     return {"type": "error", "code": code, "message": words}
 
 
-OpenGame = Callable[[RoomRecord, list[dict[str, Any]], dict[int, bool]], Awaitable[str]]
-"""Starts a room's game with those seats, the seats whose players are not here (True: away,
-False: their grace runs) told to it; returns its id."""
+class RoomEvents(Protocol):
+    """What a private room asks of, and tells, whoever runs it
+    (:class:`~tapete.rooms.live.Live`): its tables."""
+
+    async def start_game(
+        self, room: PrivateRoom, seats: list[dict[str, Any]], absent: dict[int, bool]
+    ) -> str:
+        """Start the room's next game with ``seats``, the seats whose players are not here
+        told to it (True: away, False: their grace runs); its id."""
+
+    def game_over(self, room: PrivateRoom) -> bool:
+        """Whether the room's current game has ended."""
+
+    def player_left(self, room: PrivateRoom, guest: str) -> None:
+        """``guest`` left the room in the middle of its game (a bot takes over)."""
+
+    def stale(self, room: PrivateRoom) -> None:
+        """A save found the room moved on without this copy: another process runs it now."""
 
 
 @dataclass(slots=True)
@@ -128,7 +142,11 @@ class PrivateRoom:
     """One private room. Create with :meth:`open`."""
 
     def __init__(
-        self, record: RoomRecord, store: Store, open_game: OpenGame, grace: float = 45.0
+        self,
+        record: RoomRecord,
+        store: Store,
+        events: RoomEvents | None = None,
+        grace: float = 45.0,
     ) -> None:
         self.record = record
         self.code = record.code
@@ -138,7 +156,9 @@ class PrivateRoom:
         self.online = self.spec.online
         if self.online is None:
             raise IllegalMove("no_rooms")
-        self._open_game = open_game
+        self.events = events
+        """Its tables (starting one, whether it ended) and whom to tell when the room moved
+        on without it; None: a copy to read, which does nothing."""
         self.members: dict[int, Member] = {}
         self._ids = 0
         self.queue: asyncio.Queue[object] = asyncio.Queue()
@@ -155,27 +175,20 @@ class PrivateRoom:
         (loop time) and its timer."""
         self.away: set[str] = set()
         """Seated players whose grace ran out: nobody waits for them (until they are back)."""
-        self.game_over: Callable[[], bool] | None = None
-        """Set by the manager: whether the room's current game has ended."""
         self._reactions: dict[str, list[float]] = {}
         """By guest, when they last reacted (loop time), for the throttle."""
-        self.stale: Callable[[], None] | None = None
-        """Set by the manager (several processes): a save found the room moved on without
-        this copy (another process owns it now)."""
-        self.left: Callable[[str], None] | None = None
-        """Set by the manager: a player left in the middle of a game (a bot takes over)."""
 
     @classmethod
     async def open(
-        cls, record: RoomRecord, store: Store, open_game: OpenGame, grace: float = 45.0
+        cls, record: RoomRecord, store: Store, events: RoomEvents, grace: float = 45.0
     ) -> PrivateRoom:
-        lobby = cls(record, store, open_game, grace)
-        for seat in lobby.seats:  # (what those seated already wear, for the room's page)
+        room = cls(record, store, events, grace)
+        for seat in room.seats:  # (what those seated already wear, for the room's page)
             if seat.get("kind") == "human" and isinstance(seat.get("guest"), str):
-                await lobby._look(seat["guest"])
-        lobby._task = asyncio.create_task(lobby._run(), name=f"lobby-{record.code}")
-        lobby._watch_absent()  # (nobody is here yet: everyone's grace begins)
-        return lobby
+                await room._look(seat["guest"])
+        room._task = asyncio.create_task(room._run(), name=f"room-{record.code}")
+        room._watch_absent()  # (nobody is here yet: everyone's grace begins)
+        return room
 
     async def moved(self) -> None:
         """Another process owns the room now: tell everyone in it, and stop."""
@@ -370,13 +383,13 @@ class PrivateRoom:
                 elif isinstance(item, _Ended):
                     self._broadcast()
             except StaleWrite:  # another process saved the room: it owns it now
-                log.warning("lobby %s: the room moved on without it", self.code)
+                log.warning("private room %s: the room moved on without it", self.code)
                 if act is not None and not act.future.done():
                     act.future.set_result(error("busy", act.lang))
-                if self.stale is not None:
-                    self.stale()
+                if self.events is not None:
+                    self.events.stale(self)
             except Exception:
-                log.exception("lobby %s failed on %r", self.code, item)
+                log.exception("private room %s failed on %r", self.code, item)
                 if act is not None and not act.future.done():
                     act.future.set_result(error("busy", act.lang))
                 fresh = await self.store.room_by_id(self.record.id)
@@ -474,8 +487,8 @@ class PrivateRoom:
         seat = self.seat_of(guest)
         if seat is None:
             raise IllegalMove("not_in_room")
-        if not self._idle() and self.left is not None:
-            self.left(guest)
+        if not self._idle() and self.events is not None:
+            self.events.player_left(self, guest)
         self.seats[seat] = {"kind": "empty"}
         self.rematch.discard(guest)
         self._pass_host()
@@ -606,7 +619,7 @@ class PrivateRoom:
     # helpers
 
     def _game_over(self) -> bool:
-        return self.game_over is not None and self.game_over()
+        return self.events is not None and self.events.game_over(self)
 
     def _idle(self) -> bool:
         """No game is being played: before the first, or after one ended."""
@@ -633,7 +646,8 @@ class PrivateRoom:
             for i, s in enumerate(seats)
             if s.get("kind") == "human" and s.get("guest") not in here
         }
-        self.record.game_id = await self._open_game(self.record, dressed, absent)
+        assert self.events is not None  # (a copy to read acts on nothing)
+        self.record.game_id = await self.events.start_game(self, dressed, absent)
 
     async def _dressed(self, seat: dict[str, Any]) -> dict[str, Any]:
         """A human's seat in a game with what they wear (the shop's card back, frame…) as

@@ -15,8 +15,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from tapete.games.protocol import IllegalMove
 from tapete.metrics import MOVE_SECONDS, MOVES
@@ -54,6 +54,18 @@ def standin_of(found: Entry) -> str | None:
     return "skip" if found.game.absent is not None else None
 
 
+class TableEvents(Protocol):
+    """What a table tells whoever runs it (:class:`~tapete.rooms.live.Live`)."""
+
+    def stale(self, table: Table) -> None:
+        """A commit found the log moved on without this table: another process of the hall
+        runs the game now."""
+
+    def ended(self, table: Table) -> None:
+        """The move just committed ended a game among friends (its private room says so to
+        everyone in it)."""
+
+
 class Table:
     """One game being played. Create with :meth:`open`, which replays the move log."""
 
@@ -63,6 +75,7 @@ class Table:
         store: Store,
         settings: Settings | None = None,
         clocks: Mapping[str, float | None] | None = None,
+        events: TableEvents | None = None,
     ) -> None:
         self.record = record
         self.id = record.id
@@ -92,12 +105,9 @@ class Table:
         self._dropped: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         """Human seats of a game among friends with nobody connected: since when (loop time)
         and the timer of their grace."""
-        self.stale: Callable[[], None] | None = None
-        """Set by the manager (several processes): a commit found the log moved on without
-        this room (another process owns the game now)."""
-        self.ended: Callable[[], None] | None = None
-        """Set by the manager (a game among friends): the move just committed ended the game
-        (its room says so to everyone in it)."""
+        self.events = events
+        """Told when the log moved on without this table, and when a game among friends
+        ends; None: a copy to read (:meth:`replica`), which commits nothing."""
         self._drafts: dict[int, tuple[int, Any]] = {}
         """By seat, the last draft it had checked (Rummy's table in the making) and the
         version it was made on: a reload gives it back; nobody else ever sees it."""
@@ -112,15 +122,17 @@ class Table:
         settings: Settings | None = None,
         clocks: Mapping[str, float | None] | None = None,
         moves: list[LoggedMove] | None = None,
+        events: TableEvents | None = None,
     ) -> Table:
-        """The room of ``record``, its state replayed from its log (``moves``: the log, read
-        already with others' on a restart)."""
-        room = cls(record, store, settings, clocks)
-        await room._replay_log(moves)
-        room._task = asyncio.create_task(room._run(), name=f"room-{room.id}")
-        room.clocks.sync()
-        room.bots.start()
-        return room
+        """The table of ``record``, its state replayed from its log (``moves``: the log, read
+        already with others' on a restart); ``events``: who is told when the log moves on
+        without it or a game among friends ends."""
+        table = cls(record, store, settings, clocks, events)
+        await table._replay_log(moves)
+        table._task = asyncio.create_task(table._run(), name=f"table-{table.id}")
+        table.clocks.sync()
+        table.bots.start()
+        return table
 
     @classmethod
     async def replica(
@@ -128,9 +140,9 @@ class Table:
     ) -> Table:
         """The game as its log holds it, to read only (a page's data, the view): run by no
         task, no clock, no bot (another process of the hall owns it)."""
-        room = cls(record, store, settings)
-        await room._replay_log()
-        return room
+        table = cls(record, store, settings)
+        await table._replay_log()
+        return table
 
     async def moved(self) -> None:
         """Another process owns the game now: tell every connection, and stop."""
@@ -456,17 +468,17 @@ class Table:
                     self._grace_over(item)
                 await self._absent_turns()
             except StaleWrite:  # another process moved the log on: it owns the game
-                log.warning("room %s: the log moved on without it", self.id)
+                log.warning("table %s: the log moved on without it", self.id)
                 if isinstance(item, Submit) and not item.future.done():
                     item.future.set_result(error("busy", item.lang))
-                if self.stale is not None:
-                    self.stale()
+                if self.events is not None:
+                    self.events.stale(self)
             except Exception as exc:  # a bug must not kill the room: log it, resync from the log
                 full = cannot_write(exc)  # (no bug: the database cannot write now, a full disk)
                 if full:
-                    log.debug("room %s: a move could not be written (%s)", self.id, exc)
+                    log.debug("table %s: a move could not be written (%s)", self.id, exc)
                 else:
-                    log.exception("room %s failed on %r", self.id, item)
+                    log.exception("table %s failed on %r", self.id, item)
                 if isinstance(item, Submit) and not item.future.done():
                     item.future.set_result(error("unavailable" if full else "busy", item.lang))
                 self._durable.clear()  # what the failure left is shown to nobody
@@ -527,8 +539,8 @@ class Table:
         MOVES.labels(self.record.kind).inc()
         if self.online and self.finished:
             self._presence_changed()  # (nobody plays for anyone now)
-            if self.ended is not None:
-                self.ended()
+            if self.events is not None:
+                self.events.ended(self)
 
     async def _absent_turns(self) -> None:
         """A game without bots among friends: play what the game says for the seats whose

@@ -41,7 +41,7 @@ class Api:
         if not self.hall.may_create(request):
             return JSONResponse(error("too_many_games", lang), status_code=429)
         try:
-            room = await self.hall.rooms.create(
+            table = await self.hall.live.tables.create(
                 found.key,
                 config if isinstance(config, dict) else {},
                 guest,
@@ -54,21 +54,21 @@ class Api:
         except (KeyError, ValueError, TypeError):  # a test position that makes no sense
             words = found.game.describe(IllegalMove("bad_config", field="position"), lang)
             return JSONResponse(error("bad_config", lang, words), status_code=400)
-        return JSONResponse({"id": room.id, "url": f"/partida/{room.id}"}, status_code=201)
+        return JSONResponse({"id": table.id, "url": f"/partida/{table.id}"}, status_code=201)
 
     async def game(self, request: Request) -> Response:
-        room = await self.hall.rooms.get(request.path_params["game_id"])
+        table = await self.hall.live.read_table(request.path_params["game_id"])
         guest = guest_of(request)
-        if room is None or room.seat_of(guest) is None:
+        if table is None or table.seat_of(guest) is None:
             return JSONResponse(error("not_your_game", lang_of(request)), status_code=404)
-        seat = room.seat_of(guest)
-        await room.durable()
+        seat = table.seat_of(guest)
+        await table.durable()
         return JSONResponse(
             {
-                "id": room.id,
-                "kind": room.record.kind,
+                "id": table.id,
+                "kind": table.record.kind,
                 "seat": seat,
-                "seats": room.seats_json(seat, lang_of(request)),
-                **room.view_message(seat),
+                "seats": table.seats_json(seat, lang_of(request)),
+                **table.view_message(seat),
             }
         )

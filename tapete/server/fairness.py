@@ -38,14 +38,14 @@ class Fairness:
         self.pages = pages
 
     def of(
-        self, room: Table, lang: str = "es", viewer: int | None = None, reveal: bool = True
+        self, table: Table, lang: str = "es", viewer: int | None = None, reveal: bool = True
     ) -> dict[str, Any] | None:
         """What may be said of a game's deal now: its commitment always; the seed, the salt
         and the deal once it is over and ``reveal`` (the viewer may see what the table hid:
         :func:`~tapete.server.replay.sees_hidden`), with the steps a browser redoes to check
         it (``redo``: the game's :attr:`GameSpec.deal`, its titles in ``lang``). None:
         started from a set position."""
-        record = room.record
+        record = table.record
         if record.position is not None:
             return None
         assert self.hall.secret is not None
@@ -54,27 +54,27 @@ class Fairness:
             "id": record.id,
             "kind": record.kind,
             "commitment": commitment(record.id, record.seed, salted),
-            "over": room.game.outcome(room.state) is not None,
+            "over": table.game.outcome(table.state) is not None,
         }
         if out["over"] and reveal:
-            deal = room.game.new(room.config, record.seed)
+            deal = table.game.new(table.config, record.seed)
             out |= {
                 "seed": record.seed,
                 "salt": salted,
                 "preimage": preimage(record.id, record.seed, salted),
-                "deal": room.game.dump(deal),
+                "deal": table.game.dump(deal),
             }
-            if room.spec.deal is not None:
-                redo = room.spec.deal(room.config, record.seed)
-                out["redo"] = self._titled(room, redo, lang, viewer)
+            if table.spec.deal is not None:
+                redo = table.spec.deal(table.config, record.seed)
+                out["redo"] = self._titled(table, redo, lang, viewer)
         return out
 
     def _titled(
-        self, room: Table, redo: dict[str, Any], lang: str, viewer: int | None
+        self, table: Table, redo: dict[str, Any], lang: str, viewer: int | None
     ) -> dict[str, Any]:
         """``redo`` with each step's and part's title in ``lang`` (``{name}``: its seat's, as
         ``viewer`` calls it)."""
-        names = [s["name"] for s in room.seats_json(viewer, lang)]
+        names = [s["name"] for s in table.seats_json(viewer, lang)]
         for item in [*redo["steps"], *redo["parts"]]:
             yours = item.pop("yours", None)
             if "title" in item:
@@ -83,33 +83,33 @@ class Fairness:
                     params["name"] = names[item["seat"]]
                     if item["seat"] == viewer and yours:  # (never «Montón de Tú»)
                         item["title"] = yours
-                item["title"] = text(room.spec.key, lang, item["title"], **params)
+                item["title"] = text(table.spec.key, lang, item["title"], **params)
         return redo
 
-    def _of(self, request: Request, room: Table | None) -> dict[str, Any] | None:
-        if room is None:
+    def _of(self, request: Request, table: Table | None) -> dict[str, Any] | None:
+        if table is None:
             return None
         guest = guest_of(request)
-        return self.of(room, lang_of(request), sat_at(room, guest), sees_hidden(room, guest))
+        return self.of(table, lang_of(request), sat_at(table, guest), sees_hidden(table, guest))
 
     async def _room(self, request: Request) -> Table | None:
-        return await self.hall.rooms.get(request.path_params["game_id"])
+        return await self.hall.live.read_table(request.path_params["game_id"])
 
     async def get(self, request: Request) -> Response:
-        room = await self._room(request)
-        fair = self._of(request, room)
+        table = await self._room(request)
+        fair = self._of(request, table)
         if fair is None:
             words = describe("not_your_game", lang_of(request))
             return JSONResponse({"error": "not_your_game", "message": words}, status_code=404)
         return JSONResponse(fair)
 
     async def page(self, request: Request) -> Response:
-        room = await self._room(request)
-        fair = self._of(request, room)
-        if room is None or fair is None:
+        table = await self._room(request)
+        fair = self._of(request, table)
+        if table is None or fair is None:
             return self.pages.not_found(request)
-        mine = sat_at(room, guest_of(request))
+        mine = sat_at(table, guest_of(request))
         lang = lang_of(request)
         return self.pages.render(
-            request, "fairness.html", fair=fair, game=game_info(room.entry, lang), mine=mine
+            request, "fairness.html", fair=fair, game=game_info(table.entry, lang), mine=mine
         )

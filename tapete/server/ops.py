@@ -57,9 +57,9 @@ class Ops:
 
     def gauges(self) -> dict[str, tuple[str, list[str], list[tuple[list[str], float]]]]:
         started = self.hall.store is not None
-        rooms = self.hall.rooms.loaded() if started else []
-        by_game = Counter(r.record.kind for r in rooms)
-        lobbies = self.hall.rooms.lobbies() if started else []
+        tables = self.hall.live.tables.loaded() if started else []
+        by_game = Counter(r.record.kind for r in tables)
+        rooms = self.hall.live.rooms.loaded() if started else []
         return {
             "tapete_sockets": ("Open sockets.", [], [([], float(self.open_sockets()))]),
             "tapete_games_open": (
@@ -70,20 +70,20 @@ class Ops:
             "tapete_private_rooms_open": (
                 "Private rooms in memory.",
                 [],
-                [([], float(len(lobbies)))],
+                [([], float(len(rooms)))],
             ),
             "tapete_watchers": (
                 "Connections following a game, by game.",
                 ["game"],
                 [
-                    ([key], float(sum(len(r.subscribers) for r in rooms if r.record.kind == key)))
+                    ([key], float(sum(len(r.subscribers) for r in tables if r.record.kind == key)))
                     for key in REGISTRY
                 ],
             ),
             "tapete_bots_thinking": (
                 "Bot decisions in progress.",
                 [],
-                [([], float(sum(len(r.bots.deciding) for r in rooms)))],
+                [([], float(sum(len(r.bots.deciding) for r in tables)))],
             ),
         }
 
@@ -122,5 +122,5 @@ class Ops:
         status = 200 if ok else 503
         if not self.operator(request):
             return JSONResponse({"ok": ok}, status_code=status)
-        rooms = len(self.hall.rooms.loaded()) if store is not None else 0
-        return JSONResponse({"ok": ok, "rooms": rooms, **checks}, status_code=status)
+        tables = len(self.hall.live.tables.loaded()) if store is not None else 0
+        return JSONResponse({"ok": ok, "rooms": tables, **checks}, status_code=status)

@@ -80,11 +80,11 @@ class Pages:
             return self.not_found(request)
         code = request.query_params.get("sala")
         if code is not None:  # the host changes a private room's options on this page
-            lobby = await self.hall.rooms.lobby(code)
-            if lobby is None or lobby.entry is not found or not lobby.is_host(guest_of(request)):
+            room = await self.hall.live.read_room(code)
+            if room is None or room.entry is not found or not room.is_host(guest_of(request)):
                 return self.not_found(request)
             return self._setup(
-                request, found, room_code=lobby.code, values=lobby.record.options["config"]
+                request, found, room_code=room.code, values=room.record.options["config"]
             )
         resume = await self.hall.active_game(guest_of(request), lang_of(request), found.key)
         return self._setup(request, found, resume=resume)
@@ -123,12 +123,12 @@ class Pages:
             words = describe("too_many_games", lang_of(request))
             return self.setup_error(request, found, words, 429)
         try:
-            room = await self.hall.rooms.create(found.key, config, guest, level=level)
+            table = await self.hall.live.tables.create(found.key, config, guest, level=level)
         except IllegalMove as exc:
             lang = lang_of(request)
             words = found.game.describe(exc, lang)
             return self._setup(request, found, status=400, error=words)
-        return RedirectResponse(f"/partida/{room.id}", status_code=303)
+        return RedirectResponse(f"/partida/{table.id}", status_code=303)
 
     async def guide(self, request: Request) -> Response:
         found = playable(request.path_params["kind"])
@@ -147,24 +147,24 @@ class Pages:
         )
 
     async def table(self, request: Request) -> Response:
-        room = await self.hall.rooms.get(request.path_params["game_id"])
+        table = await self.hall.live.read_table(request.path_params["game_id"])
         guest = guest_of(request)
         lang = lang_of(request)
-        if room is None or room.seat_of(guest) is None:
+        if table is None or table.seat_of(guest) is None:
             return self.not_found(request, describe("not_your_game", lang))
-        return await self.table_page(request, room)
+        return await self.table_page(request, table)
 
     async def table_page(
         self,
         request: Request,
-        room: Table,
-        lobby: PrivateRoom | None = None,
+        table: Table,
+        room: PrivateRoom | None = None,
         replay: dict[str, Any] | None = None,
     ) -> Response:
-        """A game's table; in a private room (``lobby``) for players and spectators alike; or
+        """A game's table; in a private room (``room``) for players and spectators alike; or
         its ``replay`` once it is over (the seat it is seen from, and each seat's name). The
         felt and the tiles are the viewer's own (the shop's)."""
-        found = room.entry
+        found = table.entry
         lang = lang_of(request)
         guest = guest_of(request)
         account = None
@@ -172,34 +172,34 @@ class Pages:
             account = await self.hall.store.accounts.get(guest)
         first = None
         if replay is None:  # the table as the socket's «joined» would show it, drawn at once
-            await room.durable()
-            first = room.joined(guest, lang)
+            await table.durable()
+            first = table.joined(guest, lang)
         return self.render(
             request,
             f"{found.key}_table.html",
             found.key,
             game=game_info(found, lang),
-            room_id=room.id,
-            config=room.record.config,
+            room_id=table.id,
+            config=table.record.config,
             level=next(
-                (s.get("level", "normal") for s in room.record.seats if s["kind"] == "bot"),
+                (s.get("level", "normal") for s in table.record.seats if s["kind"] == "bot"),
                 "normal",
             ),
             strings=js_strings(lang, found.key),
-            lobby=lobby.state(guest, lang) if lobby is not None else None,
+            lobby=room.state(guest, lang) if room is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
             looks=worn(account.equipped if account is not None else None),
-            commitment=self.commitment(room),
+            commitment=self.commitment(table),
             avatars=AVATAR_KEYS,
             replay=replay,
             first=first,
         )
 
-    def commitment(self, room: Table) -> str | None:
+    def commitment(self, table: Table) -> str | None:
         """The game's commitment to its deal (:mod:`tapete.fair`); None: a set position."""
-        if room.record.position is not None or self.hall.secret is None:
+        if table.record.position is not None or self.hall.secret is None:
             return None
-        return commitment(room.id, room.record.seed, salt(self.hall.secret, room.id))
+        return commitment(table.id, table.record.seed, salt(self.hall.secret, table.id))
 
     def setup_error(
         self, request: Request, found: Entry, words: str, status: int = 400
@@ -209,18 +209,20 @@ class Pages:
     async def again(self, request: Request) -> Response:
         """«Nueva partida» at the end: the same game, same options (as the game turns them
         for a rematch) and the same bots, a new shuffle."""
-        room = await self.hall.rooms.get(request.path_params["game_id"])
+        table = await self.hall.live.read_table(request.path_params["game_id"])
         guest = guest_of(request)
-        if room is None or guest is None or room.seat_of(guest) is None:
+        if table is None or guest is None or table.seat_of(guest) is None:
             return self.not_found(request, describe("not_your_game", lang_of(request)))
-        spec = room.spec
-        config = spec.rematch(room.config) if spec.rematch is not None else room.config
+        spec = table.spec
+        config = spec.rematch(table.config) if spec.rematch is not None else table.config
         level = next(
-            (str(s["level"]) for s in room.record.seats if s["kind"] == "bot" and "level" in s),
+            (str(s["level"]) for s in table.record.seats if s["kind"] == "bot" and "level" in s),
             None,
         )
         if not self.hall.may_create(request):
             words = describe("too_many_games", lang_of(request))
-            return self.setup_error(request, room.entry, words, 429)
-        new = await self.hall.rooms.create(spec.key, spec.config_json(config), guest, level=level)
+            return self.setup_error(request, table.entry, words, 429)
+        new = await self.hall.live.tables.create(
+            spec.key, spec.config_json(config), guest, level=level
+        )
         return RedirectResponse(f"/partida/{new.id}", status_code=303)

@@ -1,7 +1,7 @@
 """Sockets and rooms on different processes of one hall (several ``tapete serve`` on Redis).
 
 A socket lands on any process; the game or private room it joins is run by one process
-only (its lease, :mod:`tapete.rooms.manager`). When that is another process, this one
+only (its lease, :mod:`tapete.rooms.ownership`). When that is another process, this one
 *relays*: it forwards the socket's messages for that game (or room), in order, to the
 owner, which handles them for a :class:`RemoteConn` standing for the socket there, exactly
 as for a socket of its own; what the owner sends that connection comes back as the bytes

@@ -29,17 +29,17 @@ from tapete.server.render import lang_of
 from tapete.server.state import Hall, guest_of
 
 
-def sat_at(room: Table, guest: str | None) -> int | None:
+def sat_at(table: Table, guest: str | None) -> int | None:
     """``guest``'s seat at the game, if they sat at it (None: a watcher, a stranger)."""
-    return room.seat_of(guest)
+    return table.seat_of(guest)
 
 
-def sees_hidden(room: Table, guest: str | None) -> bool:
+def sees_hidden(table: Table, guest: str | None) -> bool:
     """The one rule of who may see what a game's table hid (every hand, the order of the
     deck): once it is over, those who sat at it, and nobody else — not one who only watched
     it, not a stranger with its link. Its replay (here) and the seed and the deal on its
     fair-deck page (:mod:`~tapete.server.fairness`) both follow it."""
-    return room.finished and sat_at(room, guest) is not None
+    return table.finished and sat_at(table, guest) is not None
 
 
 class Replays:
@@ -49,47 +49,47 @@ class Replays:
 
     async def _open(self, request: Request) -> tuple[Table, int]:
         """The game and the seat it is seen from; :class:`Refused` if it may not be."""
-        room = await self.hall.rooms.get(request.path_params["game_id"])
-        mine = sat_at(room, guest_of(request)) if room is not None else None
-        if room is None or mine is None:  # (its hidden cards are never theirs: sees_hidden)
+        table = await self.hall.live.read_table(request.path_params["game_id"])
+        mine = sat_at(table, guest_of(request)) if table is not None else None
+        if table is None or mine is None:  # (its hidden cards are never theirs: sees_hidden)
             raise Refused("not_your_game", 404)
         asked = request.query_params.get("asiento")
         if asked is None:
-            return room, mine
-        if not asked.isdigit() or int(asked) >= len(room.record.seats):
+            return table, mine
+        if not asked.isdigit() or int(asked) >= len(table.record.seats):
             raise Refused("bad_seat", 400)
-        return room, int(asked)
+        return table, int(asked)
 
-    async def data(self, room: Table, seat: int, mine: int | None, lang: str) -> dict[str, Any]:
+    async def data(self, table: Table, seat: int, mine: int | None, lang: str) -> dict[str, Any]:
         """The steps as ``seat`` saw them; it is «you» only if it is the viewer's own."""
         assert self.hall.store is not None
-        log = await self.hall.store.moves(room.id)
+        log = await self.hall.store.moves(table.id)
         return {
-            "id": room.id,
-            "kind": room.record.kind,
+            "id": table.id,
+            "kind": table.record.kind,
             "seat": seat,
-            "seats": room.seats_json(seat if seat == mine else None, lang),
-            "steps": steps(room.spec, room.record, log, seat),
+            "seats": table.seats_json(seat if seat == mine else None, lang),
+            "steps": steps(table.spec, table.record, log, seat),
         }
 
     @refusing
     async def get(self, request: Request) -> Response:
-        room, seat = await self._open(request)
-        mine = room.seat_of(guest_of(request))
+        table, seat = await self._open(request)
+        mine = table.seat_of(guest_of(request))
         try:
-            return JSONResponse(await self.data(room, seat, mine, lang_of(request)))
+            return JSONResponse(await self.data(table, seat, mine, lang_of(request)))
         except NotOver:
             raise Refused("not_over", 409) from None
 
     async def page(self, request: Request) -> Response:
         try:
-            room, seat = await self._open(request)
+            table, seat = await self._open(request)
         except Refused as no:
             return self.pages.not_found(request, describe(no.code, lang_of(request)))
-        if not room.finished:  # (still being played: its table)
-            return RedirectResponse(f"/partida/{room.id}", status_code=303)
+        if not table.finished:  # (still being played: its table)
+            return RedirectResponse(f"/partida/{table.id}", status_code=303)
         lang = lang_of(request)
-        mine = room.seat_of(guest_of(request))
-        seats = [(s["seat"], s["name"]) for s in room.seats_json(mine, lang)]
+        mine = table.seat_of(guest_of(request))
+        seats = [(s["seat"], s["name"]) for s in table.seats_json(mine, lang)]
         replay = {"seat": seat, "seats": seats, "mine": mine}
-        return await self.pages.table_page(request, room, replay=replay)
+        return await self.pages.table_page(request, table, replay=replay)

@@ -73,11 +73,11 @@ class RoomPages:
         guest, address = guest_of(request), address_of(request)
         if self.hall.wrong_codes.throttled(guest, address):
             return "throttled"
-        lobby = await self.hall.rooms.lobby(code)
-        if lobby is None:
+        room = await self.hall.live.read_room(code)
+        if room is None:
             self.hall.wrong_codes.wrong(guest, address)
             return "room_not_found"
-        return lobby
+        return room
 
     # the JSON API
 
@@ -97,7 +97,7 @@ class RoomPages:
         if not self.hall.may_create(request):
             return JSONResponse(refusal("too_many_games", lang), status_code=429)
         try:
-            lobby = await self.hall.rooms.create_room(
+            room = await self.hall.live.rooms.create(
                 found.key, body.get("options", {}), guest, name or text("tapete", lang, HOST_NAME)
             )
         except IllegalMove as exc:
@@ -107,10 +107,10 @@ class RoomPages:
             return JSONResponse(error, status_code=400)
         return JSONResponse(
             {
-                "code": lobby.code,
-                "url": f"/sala/{lobby.code}",
+                "code": room.code,
+                "url": f"/sala/{room.code}",
                 "seat": 0,
-                "room": lobby.state(guest, lang),
+                "room": room.state(guest, lang),
             },
             status_code=201,
         )
@@ -128,7 +128,7 @@ class RoomPages:
         except ValueError:
             return JSONResponse(refusal("bad_json", lang), status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
-        reply = await self.hall.rooms.act(found, guest, {"action": "take", "name": name}, lang)
+        reply = await self.hall.live.act(found, guest, {"action": "take", "name": name}, lang)
         if reply is not None:
             code = str(reply["code"])
             return JSONResponse(refusal(code, lang), status_code=STATUS.get(code, 400))
@@ -146,40 +146,40 @@ class RoomPages:
             return self.pages.render(
                 request, "room_join.html", status=status, error=refusal(found, lang_of(request))
             )
-        lobby = found
+        room = found
         guest = guest_of(request)
         lang = lang_of(request)
-        game_id = lobby.record.game_id
-        if lobby.record.status == "playing" and game_id is not None:
-            room = await self.hall.rooms.get(game_id)
+        game_id = room.record.game_id
+        if room.record.status == "playing" and game_id is not None:
+            table = await self.hall.live.read_table(game_id)
             key, value = LOBBY_VIEW
             wanted = request.query_params.get(key) == value
-            if room is not None and not (room.finished and wanted):
-                return await self.pages.table_page(request, room, lobby=lobby)
+            if table is not None and not (table.finished and wanted):
+                return await self.pages.table_page(request, table, room=room)
         name = await self.hall.store_name(guest) if guest else None
         return self.pages.render(
             request,
             "room.html",
-            lobby.spec.key,
-            **self._summary(lobby, lang),
-            room=lobby.state(guest, lang),
-            code=lobby.code,
-            link=self.link(request, lobby.code),
+            room.spec.key,
+            **self._summary(room, lang),
+            room=room.state(guest, lang),
+            code=room.code,
+            link=self.link(request, room.code),
             your_name=name or "",
-            strings=js_strings(lang, lobby.spec.key),
-            clocks=list(lobby.online.turn_clocks) if lobby.online else [],
+            strings=js_strings(lang, room.spec.key),
+            clocks=list(room.online.turn_clocks) if room.online else [],
             avatars=AVATAR_KEYS,
         )
 
     @staticmethod
-    def _summary(lobby: PrivateRoom, lang: str) -> dict[str, Any]:
+    def _summary(room: PrivateRoom, lang: str) -> dict[str, Any]:
         """What a room's summary shows: the game's options with the room's values, and its
         turn clock (if the game has one)."""
-        options = lobby.record.options
+        options = room.record.options
         return {
-            "game": game_info(lobby.entry, lang, options["config"]),
+            "game": game_info(room.entry, lang, options["config"]),
             "clock": options.get("clock"),
-            "has_clock": "turn" in lobby.spec.clocks,
+            "has_clock": "turn" in room.spec.clocks,
         }
 
     async def summary(self, request: Request) -> Response:
@@ -224,37 +224,37 @@ class RoomPages:
             words = refusal("too_many_games", lang)["message"]
             return self.pages.setup_error(request, found, words, 429)
         try:
-            lobby = await self.hall.rooms.create_room(found.key, options, guest, name)
+            room = await self.hall.live.rooms.create(found.key, options, guest, name)
         except IllegalMove as exc:
             return self.pages.setup_error(request, found, found.game.describe(exc, lang))
-        return RedirectResponse(f"/sala/{lobby.code}", status_code=303)
+        return RedirectResponse(f"/sala/{room.code}", status_code=303)
 
     async def set_options(self, request: Request) -> Response:
         """The host saves the room's options from the game's setup page (``?sala=``)."""
-        lobby = await self.hall.rooms.lobby(request.path_params["code"])
+        room = await self.hall.live.read_room(request.path_params["code"])
         guest = guest_of(request)
-        if lobby is None or not lobby.is_host(guest):
+        if room is None or not room.is_host(guest):
             return self.pages.not_found(request)
         form = await request.form()
-        options = {"config": forms.read(lobby.spec, form), "clock": lobby.record.options["clock"]}
-        reply = await self.hall.rooms.act(
-            lobby,
+        options = {"config": forms.read(room.spec, form), "clock": room.record.options["clock"]}
+        reply = await self.hall.live.act(
+            room,
             guest,
-            {"action": "options", "version": lobby.version, "options": options},
+            {"action": "options", "version": room.version, "options": options},
             lang_of(request),
         )
         if reply is not None:
-            return self.pages.setup_error(request, lobby.entry, str(reply["message"]))
-        return RedirectResponse(await self.room_url(lobby), status_code=303)
+            return self.pages.setup_error(request, room.entry, str(reply["message"]))
+        return RedirectResponse(await self.room_url(room), status_code=303)
 
-    async def room_url(self, lobby: PrivateRoom) -> str:
+    async def room_url(self, room: PrivateRoom) -> str:
         """The room itself: ``/sala/NNNNNN``, which between games shows the final table, so
         then with ``?vista=sala``."""
-        url = f"/sala/{lobby.code}"
-        game_id = lobby.record.game_id
-        if lobby.record.status == "playing" and game_id is not None:
-            room = await self.hall.rooms.get(game_id)
-            if room is not None and room.finished:
+        url = f"/sala/{room.code}"
+        game_id = room.record.game_id
+        if room.record.status == "playing" and game_id is not None:
+            table = await self.hall.live.read_table(game_id)
+            if table is not None and table.finished:
                 key, value = LOBBY_VIEW
                 return f"{url}?{key}={value}"
         return url

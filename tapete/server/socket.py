@@ -25,9 +25,8 @@ from starlette.websockets import WebSocket
 
 from tapete.cluster import Node, Unreachable
 from tapete.metrics import ERRORS, SOCKETS_OPENED
-from tapete.rooms import Table, error
+from tapete.rooms import Elsewhere, Table, error
 from tapete.rooms.inbox import MOVED, moved, wire
-from tapete.rooms.manager import Elsewhere
 from tapete.rooms.private_room import PrivateRoom, room_error
 from tapete.server.bodies import too_deep
 from tapete.server.guests import Guests, guest_in
@@ -466,7 +465,9 @@ class Sockets:
         Another process runs it: the message goes there (:mod:`relay`)."""
         game_id = msg.get("game")
         found = (
-            await self.hall.rooms.find(game_id) if isinstance(game_id, str) and game_id else None
+            await self.hall.live.find_table(game_id)
+            if isinstance(game_id, str) and game_id
+            else None
         )
         if isinstance(found, Elsewhere):
             self._elsewhere(conn, "game", found.owner, text)
@@ -504,7 +505,7 @@ class Sockets:
         codes = self.hall.wrong_codes if conn.relayed is None else None
         if codes is not None and codes.throttled(conn.guest, conn.address):
             return room_error("throttled", conn.lang)
-        lobby = await self.hall.rooms.find_lobby(msg.get("room"))
+        lobby = await self.hall.live.find_room(msg.get("room"))
         if isinstance(lobby, Elsewhere):
             self._elsewhere(conn, "lobby", lobby.owner, text)
             return None

@@ -19,7 +19,7 @@ from tapete.cluster import Node
 from tapete.i18n import text
 from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.server.gcpolicy import GcPolicy
 from tapete.server.guests import Guests
 from tapete.server.limits import Limits
@@ -209,7 +209,7 @@ class Hall:
         )
         """How rooms run, with the limits that are theirs to keep (hints)."""
         self.store: Store | None = None
-        self._rooms: Rooms | None = None
+        self._live: Live | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
         self.revoking: asyncio.Task[None] | None = None
@@ -230,13 +230,13 @@ class Hall:
         self._revoked_seen = max((at for _, at in revoked), default=None)
         if self.redis_url is not None:
             self.node = Node(self.redis_url)
-        self._rooms = Rooms(self.store, self.settings, node=self.node)
+        self._live = Live(self.store, self.settings, node=self.node)
         if self.node is not None:
             for told in self.joined:
                 told(self.node)
             await self.node.start()
             log.info("node %s of a hall on redis", self.node.me)
-        self.resuming = asyncio.create_task(self._resume(self._rooms), name="resume")
+        self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)
             self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
 
@@ -265,12 +265,12 @@ class Hall:
         """Whether ``guest``'s cookies are refused (its account was deleted)."""
         return guest is not None and self.guests is not None and guest in self.guests.revoked
 
-    async def _resume(self, rooms: Rooms) -> None:
+    async def _resume(self, live: Live) -> None:
         """Rebuild the unfinished games after the hall answers: a game asked for meanwhile
         opens at once (bench/restart.py)."""
         t0 = asyncio.get_running_loop().time()
         try:
-            resumed = await rooms.start()
+            resumed = await live.start()
         except Exception:
             log.exception("resuming the unfinished games failed")
             return
@@ -294,25 +294,26 @@ class Hall:
     async def stop(self, stopping: Stopping | None = None) -> None:
         """Stop every part of the hall this started, in order, within ``stopping``'s
         deadline (:class:`Stopping`): reading the revoked guests, the collector's policy,
-        the resuming of games, the rooms (each room's and lobby's task, their bots' decisions
-        and clocks, the sweeper), the node (its leases given back), the store (the move
+        the resuming of games, the tables and private rooms (each one's task, their bots'
+        decisions and clocks, the sweeper), the node (its leases given back), the store (the move
         writer, its thread and the checkpointer's, the connections)."""
         stopping = stopping or Stopping(self.shutdown_seconds)
         await stopping.step("reading revoked guests", stopping.cancelled(self.revoking))
         if self.gc_policy is not None:
             await stopping.step("the collector's policy", self.gc_policy.stop())
         await stopping.step("resuming games", stopping.cancelled(self.resuming))
-        if self._rooms is not None:
-            await stopping.step("the rooms", self._rooms.close())
+        if self._live is not None:
+            await stopping.step("the tables and rooms", self._live.close())
         if self.node is not None:  # (after the rooms: every lease goes back at once)
             await stopping.step("the node", self.node.stop())
         if self.store is not None:
             await stopping.step("the store", self.store.close())
 
     @property
-    def rooms(self) -> Rooms:
-        assert self._rooms is not None, "the hall has not started"
-        return self._rooms
+    def live(self) -> Live:
+        """The tables and private rooms this process runs."""
+        assert self._live is not None, "the hall has not started"
+        return self._live
 
     async def store_ensure(self, guest: str) -> None:
         """The guest has its row (a guest exists from the first visit, its row from the

@@ -13,7 +13,7 @@ import pytest
 
 from tapete.bots import rummy as bots
 from tapete.games import rummy
-from tapete.rooms import Rooms
+from tapete.rooms import Live
 from tapete.store import Store, default_url, migrate
 
 G0 = "guest-zero-000"
@@ -55,8 +55,8 @@ def test_a_bot_says_next_at_once() -> None:
 
 
 async def test_the_next_hand_waits_for_the_player(store: Store) -> None:
-    rooms = Rooms(store, idle_seconds=60)
-    room = await rooms.create("rummy", {"hands": 3}, G0, position=LAST_TILES)
+    live = Live(store, idle_seconds=60)
+    room = await live.tables.create("rummy", {"hands": 3}, G0, position=LAST_TILES)
     assert await room.submit(G0, room.version, OUT) is None
     await until(lambda: room.state.waiting == [0])  # the bot has said next; we have not
     await asyncio.sleep(0.3)
@@ -68,4 +68,4 @@ async def test_the_next_hand_waits_for_the_player(store: Store) -> None:
     assert await room.submit(G0, room.version, {"type": "next"}) is None
     assert room.state.hand == 2 and room.state.waiting == []
     assert [len(r) for r in room.state.racks] == [14, 14] and room.state.starter == 1
-    await rooms.close()
+    await live.close()

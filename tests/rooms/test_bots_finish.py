@@ -20,7 +20,7 @@ import pytest
 
 from tapete.games import onecard
 from tapete.registry import REGISTRY
-from tapete.rooms import Rooms, Settings, Table
+from tapete.rooms import Live, Settings, Table
 from tapete.store import Store
 
 from .conftest import Chooser, patch_bots
@@ -93,15 +93,15 @@ async def test_every_game_with_bots_finishes(
     slow_machine(monkeypatch)
     # the watchdog checks often, and must stay silent: these tables are healthy
     settings = Settings(bot_pace=0, clocks={"window": 0.05}, watchdog_seconds=0.05)
-    rooms = Rooms(store, settings)
+    live = Live(store, settings)
     frozen = []
     try:
         for kind, players, level, seed in GAMES:
-            room = await rooms.create(kind, {"players": players}, G0, level=level, seed=seed)
+            room = await live.tables.create(kind, {"players": players}, G0, level=level, seed=seed)
             if not await drive(room):
                 frozen.append((kind, players, level, seed, room.version))
     finally:
-        await rooms.close()
+        await live.close()
     assert frozen == [], f"{len(frozen)} of {len(GAMES)} games froze: {frozen}"
     assert WATCHDOG not in caplog.text
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tapete.games.protocol import Codec, IllegalMove, Move
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.store import Store
 
 G0 = "a" * 24
@@ -29,8 +29,8 @@ G0 = "a" * 24
 async def test_a_malformed_move_is_refused_without_a_replay_or_a_traceback(
     store: Store, move: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    rooms = Rooms(store, Settings(bot_delay=30.0))
-    room = await rooms.create("guerra", {}, G0)
+    live = Live(store, Settings(bot_delay=30.0))
+    room = await live.tables.create("guerra", {}, G0)
     replays: list[int] = []
     real = room._replay_log
 
@@ -43,7 +43,7 @@ async def test_a_malformed_move_is_refused_without_a_replay_or_a_traceback(
     assert reply is not None and reply["code"] in {"bad_move", "unknown_move", "bad_message"}
     assert room.version == 0 and replays == []
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    await rooms.close()
+    await live.close()
 
 
 class Word(str):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Rooms, Settings, Table
+from tapete.rooms import Live, Settings, Table
 from tapete.store import Store
 
 G0 = "a" * 24
@@ -44,8 +44,8 @@ async def read(room: Table) -> tuple[int, dict[str, Any], int, dict[str, Any]]:
 async def test_readers_wait_for_the_move_to_be_written(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rooms = Rooms(store, Settings(bot_delay=30.0))
-    room = await rooms.create("guerra", {}, G0)
+    live = Live(store, Settings(bot_delay=30.0))
+    room = await live.tables.create("guerra", {}, G0)
     before = room.view_message(0)["view"]
     gate, started = slow_writes(monkeypatch, store)
     move = asyncio.create_task(room.submit(G0, 0, {"type": "turn"}))
@@ -59,14 +59,14 @@ async def test_readers_wait_for_the_move_to_be_written(
     version, view, sync_version, sync_view = await reader
     assert (version, sync_version) == (1, 1)
     assert view == sync_view != before and view["counts"] == [25, 26]
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_failed_write_shows_the_game_as_it_was(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rooms = Rooms(store, Settings(bot_delay=30.0))
-    room = await rooms.create("guerra", {}, G0)
+    live = Live(store, Settings(bot_delay=30.0))
+    room = await live.tables.create("guerra", {}, G0)
     before = room.view_message(0)["view"]
     gate, started = slow_writes(monkeypatch, store, fail=True)
     move = asyncio.create_task(room.submit(G0, 0, {"type": "turn"}))
@@ -77,7 +77,7 @@ async def test_a_failed_write_shows_the_game_as_it_was(
     assert (await move)["code"] == "busy"  # type: ignore[index]
     version, view, _, sync_view = await reader
     assert version == 0 and view == sync_view == before
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_hint_waits_for_the_move_to_be_written(
@@ -85,8 +85,8 @@ async def test_a_hint_waits_for_the_move_to_be_written(
 ) -> None:
     from .test_hint import MELD
 
-    rooms = Rooms(store)
-    room = await rooms.create("rummy", {}, G0, position=MELD)
+    live = Live(store)
+    room = await live.tables.create("rummy", {}, G0, position=MELD)
     gate, started = slow_writes(monkeypatch, store)
     move = asyncio.create_task(room.submit(G0, 0, {"type": "draw"}))
     await started.wait()
@@ -97,4 +97,4 @@ async def test_a_hint_waits_for_the_move_to_be_written(
     gate.set()
     assert await move is None
     assert (await hint)["code"] == "not_your_turn"  # it drew: Sofía's turn now
-    await rooms.close()
+    await live.close()

@@ -4,7 +4,7 @@ with a clear error to a spectator, out of turn, and in a game without drafts."""
 from __future__ import annotations
 
 from tapete.games import rummy
-from tapete.rooms import Rooms
+from tapete.rooms import Live
 from tapete.store import Store
 
 G0, OTHER = "a" * 24, "z" * 24
@@ -18,32 +18,32 @@ MELD = {
 
 
 async def test_the_hint_is_the_experts_play_and_changes_nothing(store: Store) -> None:
-    rooms = Rooms(store)
-    room = await rooms.create("rummy", {}, G0, position=MELD)
+    live = Live(store)
+    room = await live.tables.create("rummy", {}, G0, position=MELD)
     before, version = rummy.dump(room.state), room.version
     hint = await room.hint(G0)
     assert hint["type"] == "hint" and hint["version"] == version
     assert hint["move"]["type"] == "play"
     assert sorted(map(sorted, hint["move"]["table"])) == [["10A", "10N", "10R"]]
     assert rummy.dump(room.state) == before and room.version == version
-    await rooms.close()
+    await live.close()
 
 
 async def test_no_hint_for_a_spectator_or_out_of_turn(store: Store) -> None:
-    rooms = Rooms(store)
-    room = await rooms.create("rummy", {}, G0, position={**MELD, "turn": 1})
+    live = Live(store)
+    room = await live.tables.create("rummy", {}, G0, position={**MELD, "turn": 1})
     out_of_turn = await room.hint(G0)
     assert out_of_turn["type"] == "error" and out_of_turn["code"] == "not_your_turn"
     spectator = await room.hint(OTHER)
     assert spectator["type"] == "error" and spectator["code"] == "spectator"
-    await rooms.close()
+    await live.close()
 
 
 async def test_no_hint_in_a_game_without_drafts(store: Store) -> None:
-    rooms = Rooms(store)
+    live = Live(store)
     position = {"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D", "turn": 0}
-    room = await rooms.create("onecard", {}, G0, position=position)
+    room = await live.tables.create("onecard", {}, G0, position=position)
     refused = await room.hint(G0)
     assert refused["type"] == "error" and refused["code"] == "unknown_type"
     assert "hint" in refused["message"]
-    await rooms.close()
+    await live.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.store import Store
 
 from .conftest import Chooser, patch_bots
@@ -35,9 +35,9 @@ async def test_hints_run_on_their_own_bounded_pool(
     names: list[str] = []
     gate = threading.Event()
     patch_bots(monkeypatch, "rummy", held(names, gate))
-    rooms = Rooms(store, Settings(hint_threads=1))
+    live = Live(store, Settings(hint_threads=1))
     guests = [f"{i}" * 24 for i in range(4)]
-    tables = [await rooms.create("rummy", {}, g, position=MELD) for g in guests]
+    tables = [await live.tables.create("rummy", {}, g, position=MELD) for g in guests]
     hints = [asyncio.create_task(t.hint(g)) for t, g in zip(tables, guests, strict=True)]
     while not names:
         await asyncio.sleep(0.01)
@@ -48,15 +48,15 @@ async def test_hints_run_on_their_own_bounded_pool(
     replies = await asyncio.gather(*hints)
     assert [r["type"] for r in replies] == ["hint"] * 4
     assert len(names) == 4 and len(set(names)) == 1 and names[0].startswith("tapete-hint")
-    await rooms.close()
+    await live.close()
 
 
 async def test_one_hint_at_a_time_per_seat(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     names: list[str] = []
     gate = threading.Event()
     patch_bots(monkeypatch, "rummy", held(names, gate))
-    rooms = Rooms(store)
-    room = await rooms.create("rummy", {}, G0, position=MELD)
+    live = Live(store)
+    room = await live.tables.create("rummy", {}, G0, position=MELD)
     first = asyncio.create_task(room.hint(G0))
     while not names:
         await asyncio.sleep(0.01)
@@ -65,7 +65,7 @@ async def test_one_hint_at_a_time_per_seat(store: Store, monkeypatch: pytest.Mon
     gate.set()
     assert (await first)["type"] == "hint"
     assert len(names) == 1
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_hint_search_that_fails_is_busy_and_the_seat_may_ask_again(
@@ -80,22 +80,22 @@ async def test_a_hint_search_that_fails_is_busy_and_the_seat_may_ask_again(
         return decide
 
     patch_bots(monkeypatch, "rummy", broken)
-    rooms = Rooms(store)
-    room = await rooms.create("rummy", {}, G0, position=MELD)
+    live = Live(store)
+    room = await live.tables.create("rummy", {}, G0, position=MELD)
     failed = await room.hint(G0)
     assert failed["type"] == "error" and failed["code"] == "busy"
     again = await room.hint(G0)  # not stuck «one at a time»
     assert again["code"] == "busy" and room.version == 0
-    await rooms.close()
+    await live.close()
 
 
 async def test_at_most_hints_per_minute_per_seat(store: Store) -> None:
-    rooms = Rooms(store, Settings(hints_per_minute=2))
-    room = await rooms.create("rummy", {}, G0, position=MELD)
+    live = Live(store, Settings(hints_per_minute=2))
+    room = await live.tables.create("rummy", {}, G0, position=MELD)
     replies = [await room.hint(G0) for _ in range(4)]
     assert [r["type"] for r in replies] == ["hint", "hint", "error", "error"]
     assert replies[2]["code"] == "too_fast"
-    await rooms.close()
+    await live.close()
 
 
 def test_the_hall_gives_rooms_its_hint_limits(tmp_path: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom
 from tapete.store import Store
 
@@ -18,8 +18,8 @@ async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dic
 
 
 async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("guerra", {"config": {"players": 3}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("guerra", {"config": {"players": 3}}, HOST, "Host")
     assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
     english = [s["name"] for s in lobby.state(HOST, "en")["seats"]]
     spanish = [s["name"] for s in lobby.state(HOST, "es")["seats"]]
@@ -28,4 +28,4 @@ async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> 
     lobby.enter(ANA, sent.append, "en")  # a friend reading English, watching
     assert await act(lobby, HOST, "bot", seat=2, level="normal") is None
     assert [s["name"] for s in sent[-1]["seats"]][1:] == ["Computer 1", "Computer 2"]
-    await rooms.close()
+    await live.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tapete.rooms import Rooms, Settings, Table
+from tapete.rooms import Live, Settings, Table
 from tapete.rooms.private_room import PrivateRoom
 from tapete.store import Store
 
@@ -19,17 +19,15 @@ async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dic
     return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
 
 
-async def playing(
-    rooms: Rooms, options: dict[str, Any], *friends: str
-) -> tuple[PrivateRoom, Table]:
+async def playing(live: Live, options: dict[str, Any], *friends: str) -> tuple[PrivateRoom, Table]:
     """A room of El Peaje made by the host with these options, the friends seated (Ana,
     Luis…), its game started; the lobby and the game."""
-    lobby = await rooms.create_room("peaje", options, HOST, "Host")
+    lobby = await live.rooms.create("peaje", options, HOST, "Host")
     for guest in friends:
         assert await act(lobby, guest, "take", name=guest.split("-")[0].title()) is None
     assert await act(lobby, HOST, "start") is None
     assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
+    room = await live.read_table(lobby.record.game_id)
     assert room is not None
     return lobby, room
 
@@ -39,8 +37,8 @@ def config(**fields: Any) -> dict[str, Any]:
 
 
 async def test_a_room_has_a_seat_for_each_phone_and_no_bots(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("peaje", config(), HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("peaje", config(), HOST, "Host")
     assert len(lobby.seats) == 3 and lobby.record.options["config"]["phones"] == 3
     state = lobby.state(HOST)
     assert state["seat_range"] == [2, 8] and state["bots"] is False
@@ -54,12 +52,12 @@ async def test_a_room_has_a_seat_for_each_phone_and_no_bots(store: Store) -> Non
     rapidos = {"config": {"variant": "rapidos", "players": 2, "phones": 2}}
     assert await act(lobby, HOST, "options", options=rapidos) is None
     assert lobby.state(HOST)["seat_range"] == [2, 4] and len(lobby.seats) == 2
-    await rooms.close()
+    await live.close()
 
 
 async def test_friends_play_each_on_their_phone(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    _, room = await playing(rooms, config(), ANA)  # two of three seats taken
+    live = Live(store, FAST)
+    _, room = await playing(live, config(), ANA)  # two of three seats taken
     assert room.config.phones == 2 and len(room.config.names) == 2
     assert room.state.config.questions[0] == "mayor_menor"
     off_turn = await room.submit(ANA, room.version, {"type": "answer", "choice": "mayor"})
@@ -68,12 +66,12 @@ async def test_friends_play_each_on_their_phone(store: Store) -> None:
     assert skip is not None and skip["code"] == "unknown_move" and room.version == 0
     assert await room.submit(HOST, room.version, {"type": "answer", "choice": "mayor"}) is None
     assert room.version == 1 and room.history[0].seat == 0
-    await rooms.close()
+    await live.close()
 
 
 async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    _, room = await playing(rooms, config(players=2), ANA)
+    live = Live(store, FAST)
+    _, room = await playing(live, config(players=2), ANA)
     inbox: list[Any] = []
     room.subscribe(ANA, inbox.append, None)
     conn, _ = room.subscribe(HOST, lambda m: None, None)
@@ -85,14 +83,14 @@ async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> 
     assert room.state.current == 1 and room.history[-1].move == {"type": "skip"}
     skipped = [m for m in inbox if m["type"] == "update"][-1]
     assert [e["t"] for e in skipped["events"]] == ["skipped", "turn"]
-    await rooms.close()
+    await live.close()
 
 
 async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematch(
     store: Store,
 ) -> None:
-    rooms = Rooms(store, FAST)
-    lobby, room = await playing(rooms, {"config": {"variant": "dos", "players": 2}}, ANA)
+    live = Live(store, FAST)
+    lobby, room = await playing(live, {"config": {"variant": "dos", "players": 2}}, ANA)
     assert room.game.actors(room.state) == [1]  # Ana reveals and marks; the host answers aloud
     conn, _ = room.subscribe(ANA, lambda m: None, None)
     room.unsubscribe(conn)
@@ -104,29 +102,29 @@ async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematc
     await lobby.act(ANA, {"action": "rematch"})
     second = lobby.record.game_id
     assert second is not None and second != room.id
-    new = await rooms.get(second)
+    new = await live.read_table(second)
     assert new is not None
     assert [new.seat_of(g) for g in (ANA, HOST)] == [0, 1]  # Ana answers now
-    await rooms.close()
+    await live.close()
 
 
 async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
-    rooms = Rooms(store, Settings(bot_pace=0, clocks={"turn": 0.1}))
+    live = Live(store, Settings(bot_pace=0, clocks={"turn": 0.1}))
     options = {**config(players=2), "clock": 30.0}
-    lobby, room = await playing(rooms, options, ANA)
+    lobby, room = await playing(live, options, ANA)
     assert lobby.record.options["clock"] == 30.0
     assert [c["seat"] for c in room.clocks.json()] == [0]
     await asyncio.sleep(0.25)
     await room.settled()
     assert room.history[0].move == {"type": "skip"} and room.history[0].seat == 0
-    await rooms.close()
+    await live.close()
 
 
 async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
     """RULES.md, leaving: «El Peaje: their route ends, out.»"""
-    rooms = Rooms(store, FAST)
+    live = Live(store, FAST)
     options = {"config": {"variant": "rapidos", "players": 3}}
-    lobby, room = await playing(rooms, options, ANA, LUIS)
+    lobby, room = await playing(live, options, ANA, LUIS)
     inbox: list[Any] = []
     room.subscribe(ANA, inbox.append, None)
     assert await act(lobby, HOST, "leave") is None  # on the host's own turn
@@ -136,4 +134,4 @@ async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
     presence = [m for m in inbox if m["type"] == "presence"][-1]
     assert presence["seats"][0]["away"] is True and presence["seats"][1]["away"] is False
     assert lobby.record.host == ANA  # the room passes on
-    await rooms.close()
+    await live.close()

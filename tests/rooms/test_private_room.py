@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom, clean_name
 from tapete.store import Store
 
@@ -23,12 +23,12 @@ async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dic
 
 
 async def test_friends_join_by_code_and_the_room_fills(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("onecard", {"config": {"players": 3}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("onecard", {"config": {"players": 3}}, HOST, "Host")
     assert len(lobby.code) == 6 and lobby.code.isdigit()
     assert [s["kind"] for s in lobby.seats] == ["human", "empty", "empty"]
-    assert await rooms.lobby(lobby.code) is lobby
-    assert await rooms.lobby("12345") is None and await rooms.lobby("abcdef") is None
+    assert await live.read_room(lobby.code) is lobby
+    assert await live.read_room("12345") is None and await live.read_room("abcdef") is None
     assert await act(lobby, ANA, "take", name=" Ana ") is None
     assert await act(lobby, LUIS, "take", name="Luis") is None
     assert [s.get("name") for s in lobby.seats] == ["Host", "Ana", "Luis"]
@@ -39,23 +39,23 @@ async def test_friends_join_by_code_and_the_room_fills(store: Store) -> None:
     assert await store.guest_name(ANA) == "Anita"
     bad = await act(lobby, MARTA, "take", name="   ")
     assert bad is not None and bad["code"] == "bad_name"
-    await rooms.close()
+    await live.close()
 
 
 async def test_two_people_can_never_take_one_seat(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("guerra", {"config": {"players": 2}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("guerra", {"config": {"players": 2}}, HOST, "Host")
     results = await asyncio.gather(
         act(lobby, ANA, "take", name="Ana"), act(lobby, LUIS, "take", name="Luis")
     )
     assert sorted(r["code"] if r else "ok" for r in results) == ["ok", "room_full"]
     assert sum(1 for s in lobby.seats if s["kind"] == "human") == 2
-    await rooms.close()
+    await live.close()
 
 
 async def test_only_the_host_runs_the_room_and_versions_are_checked(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("onecard", {"config": {"players": 4}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("onecard", {"config": {"players": 4}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     refused = await act(lobby, ANA, "bot", seat=2, level="normal")
     assert refused is not None and refused["code"] == "not_host"
@@ -78,29 +78,29 @@ async def test_only_the_host_runs_the_room_and_versions_are_checked(store: Store
     assert lobby.seat_of(ANA) is None
     wrong = await act(lobby, HOST, "options", options={"config": {"players": 9}})
     assert wrong is not None and wrong["code"] == "bad_config"
-    await rooms.close()
+    await live.close()
 
 
 async def test_the_host_leaving_passes_the_room_on(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("rummy", {"config": {"players": 3}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("rummy", {"config": {"players": 3}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     assert await act(lobby, HOST, "leave") is None
     assert lobby.record.host == ANA and lobby.seat_of(HOST) is None
     assert lobby.state(ANA)["host"] is True
-    await rooms.close()
+    await live.close()
 
 
 async def test_start_plays_the_room_seats_with_the_rooms_clock(store: Store) -> None:
-    rooms = Rooms(store, Settings(bot_pace=0))
+    live = Live(store, Settings(bot_pace=0))
     options = {"config": {"players": 3, "hands": 3}, "clock": 30.0}
-    lobby = await rooms.create_room("rummy", options, HOST, "Host")
+    lobby = await live.rooms.create("rummy", options, HOST, "Host")
     too_few = await act(lobby, HOST, "start")
     assert too_few is not None and too_few["code"] == "too_few_players"
     await act(lobby, ANA, "take", name="Ana")
     assert await act(lobby, HOST, "start") is None
     assert lobby.record.status == "playing" and lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
+    room = await live.read_table(lobby.record.game_id)
     assert room is not None and room.online
     assert room.config.players == 2 and room.config.hands == 3  # the empty seat is not played
     assert [room.seat_of(g) for g in (HOST, ANA)] == [0, 1]
@@ -109,27 +109,27 @@ async def test_start_plays_the_room_seats_with_the_rooms_clock(store: Store) -> 
     assert again is None  # (only a new name for someone seated)
     late = await act(lobby, LUIS, "take", name="Luis")
     assert late is not None and late["code"] == "room_started"
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_bad_clock_is_refused_and_every_game_knows_its_online_clock(store: Store) -> None:
-    rooms = Rooms(store, FAST)
+    live = Live(store, FAST)
     from tapete.games.protocol import IllegalMove
 
     with pytest.raises(IllegalMove) as err:
-        await rooms.create_room("rummy", {"config": {}, "clock": 45}, HOST, "Host")
+        await live.rooms.create("rummy", {"config": {}, "clock": 45}, HOST, "Host")
     assert err.value.code == "bad_config" and err.value.params["field"] == "clock"
     with pytest.raises(IllegalMove) as err:  # El Peaje solitario: one player, no room
-        await rooms.create_room("peaje", {"config": {}}, HOST, "Host")
+        await live.rooms.create("peaje", {"config": {}}, HOST, "Host")
     assert (err.value.code, err.value.params) == ("bad_config", {"field": "variant"})
-    lobby = await rooms.create_room("onecard", {"config": {}}, HOST, "Host")
+    lobby = await live.rooms.create("onecard", {"config": {}}, HOST, "Host")
     assert lobby.record.options["clock"] == 30.0  # One Card online: 30 s a turn
-    await rooms.close()
+    await live.close()
 
 
 async def test_rematch_when_every_human_accepts_the_next_player_starts(store: Store) -> None:
-    rooms = Rooms(store, Settings(bot_pace=0))
-    lobby = await rooms.create_room("guerra", {"config": {"players": 3}}, HOST, "Host")
+    live = Live(store, Settings(bot_pace=0))
+    lobby = await live.rooms.create("guerra", {"config": {"players": 3}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "bot", seat=2, level="normal")
     await act(lobby, HOST, "start")
@@ -137,7 +137,7 @@ async def test_rematch_when_every_human_accepts_the_next_player_starts(store: St
     assert first is not None
     early = await lobby.act(ANA, {"action": "rematch"})
     assert early is not None and early["code"] == "not_over"
-    room = await rooms.get(first)
+    room = await live.read_table(first)
     assert room is not None
     room.state.result = {"winner": 0, "reason": "all_cards", "counts": [52, 0, 0],
                          "duels": 1, "wars": 0, "tied": []}  # fmt: skip
@@ -147,37 +147,37 @@ async def test_rematch_when_every_human_accepts_the_next_player_starts(store: St
     assert await lobby.act(ANA, {"action": "rematch"}) is None
     second = lobby.record.game_id
     assert second is not None and second != first and lobby.record.games == 2
-    new = await rooms.get(second)
+    new = await live.read_table(second)
     assert new is not None
     assert [s["name"] for s in new.seats_json(None)] == ["Ana", "Ordenador 1", "Host"]
-    await rooms.close()
+    await live.close()
 
 
 async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(store: Store) -> None:
-    rooms = Rooms(store, Settings(bot_pace=0))
-    lobby = await rooms.create_room("guerra", {"config": {"players": 2}}, HOST, "Host")
+    live = Live(store, Settings(bot_pace=0))
+    lobby = await live.rooms.create("guerra", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
     assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
+    room = await live.read_table(lobby.record.game_id)
     assert room is not None
     assert await lobby.act(ANA, {"action": "leave", "version": lobby.version}) is None
     assert 1 in room.bots.seats()
     assert await room.submit(HOST, room.version, {"type": "turn"}) is None
     await room.settled()
     assert room.history[-1].seat == 1  # the bot turned Ana's card
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
     store: Store,
 ) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("guerra", {"config": {"players": 2}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("guerra", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
     assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
+    room = await live.read_table(lobby.record.game_id)
     assert room is not None
     host_inbox: list[Any] = []
     ana_inbox: list[Any] = []
@@ -198,41 +198,41 @@ async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
     _, back = room.subscribe(ANA, ana_inbox.append, None)  # she reloads
     assert back["presence"]["seats"][1] == {"seat": 1, "connected": True, "grace_ms": None,
                                             "bot": False, "away": False}  # fmt: skip
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_spectator_is_counted_and_sees_no_hand(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("onecard", {"config": {"players": 2}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("onecard", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
     assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
+    room = await live.read_table(lobby.record.game_id)
     assert room is not None
     inbox: list[Any] = []
     room.subscribe(HOST, inbox.append, None)
     _, watching = room.subscribe(EVE, lambda m: None, None)
     assert watching["seat"] is None and not watching["view"].get("hand")
     assert [m for m in inbox if m["type"] == "presence"][-1]["watchers"] == 1
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_room_survives_a_restart(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("onecard", {"config": {"players": 3}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("onecard", {"config": {"players": 3}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "bot", seat=2, level="facil")
     await act(lobby, HOST, "start")
     code, game_id, version = lobby.code, lobby.record.game_id, lobby.version
-    await rooms.close()
+    await live.close()
 
-    again = Rooms(store, FAST)
+    again = Live(store, FAST)
     await again.start()
-    back = await again.lobby(code)
+    back = await again.read_room(code)
     assert back is not None and back.version == version and back.record.game_id == game_id
     assert [s.get("name") for s in back.seats] == ["Host", "Ana", "Ana"]  # One Card's bot
     assert back.seats[2]["level"] == "facil"
-    room = await again.get(str(game_id))
+    room = await again.read_table(str(game_id))
     assert room is not None and room.online and room.clocks.seconds("turn") == 30.0
     await again.close()
 
@@ -245,8 +245,8 @@ def test_names_are_cleaned() -> None:
 
 
 async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("onecard", {"config": {"players": 2}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("onecard", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     inbox: list[dict[str, Any]] = []
     lobby.enter(HOST, inbox.append, "es")
@@ -262,18 +262,18 @@ async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -
     assert too_fast is not None and too_fast["code"] == "too_fast"
     assert sum(1 for m in inbox if m["type"] == "reaction") == 3
     assert lobby.version == 1  # reactions change nothing in the room
-    await rooms.close()
+    await live.close()
 
 
 async def test_no_hints_in_a_game_among_friends(store: Store) -> None:
-    rooms = Rooms(store, FAST)
-    lobby = await rooms.create_room("rummy", {"config": {"players": 2}}, HOST, "Host")
+    live = Live(store, FAST)
+    lobby = await live.rooms.create("rummy", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
     assert lobby.record.game_id is not None
-    room = await rooms.get(lobby.record.game_id)
+    room = await live.read_table(lobby.record.game_id)
     assert room is not None
     turn = room.state.turn
     reply = await room.hint([HOST, ANA][turn])
     assert reply["type"] == "error" and reply["code"] == "no_hints_online"
-    await rooms.close()
+    await live.close()

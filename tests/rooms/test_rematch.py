@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom
 from tapete.rooms.table import Table
 from tapete.store import Store
@@ -41,8 +41,8 @@ class Player:
     """A player's table page: in the room (``enter``) and at its game (``join``), as a
     browser tab is, and what it has been sent."""
 
-    def __init__(self, rooms: Rooms, lobby: PrivateRoom, guest: str) -> None:
-        self.rooms, self.lobby, self.guest = rooms, lobby, guest
+    def __init__(self, live: Live, lobby: PrivateRoom, guest: str) -> None:
+        self.rooms, self.lobby, self.guest = live, lobby, guest
         self.inbox: list[dict[str, Any]] = []
         self.conn, entered = lobby.enter(guest, self.inbox.append, "es")
         self.inbox.append(entered)
@@ -50,7 +50,7 @@ class Player:
 
     async def join(self) -> Table:
         assert self.lobby.record.game_id is not None
-        room = await self.rooms.get(self.lobby.record.game_id)
+        room = await self.rooms.read_table(self.lobby.record.game_id)
         assert isinstance(room, Table)
         conn, joined = room.subscribe(self.guest, self.inbox.append, None)
         self.inbox.append(joined)
@@ -70,14 +70,14 @@ class Player:
 
 async def room_of(
     store: Store, guests: list[str], settings: Settings = FAST, players: int | None = None
-) -> tuple[Rooms, PrivateRoom]:
+) -> tuple[Live, PrivateRoom]:
     """A La guerra room with these guests seated (the first hosts), not started."""
-    rooms = Rooms(store, settings)
+    live = Live(store, settings)
     n = players or len(guests)
-    lobby = await rooms.create_room("guerra", {"config": {"players": n}}, guests[0], "Host")
+    lobby = await live.rooms.create("guerra", {"config": {"players": n}}, guests[0], "Host")
     for guest in guests[1:]:
         assert await act(lobby, guest, "take", name=NAMES[guest]) is None
-    return rooms, lobby
+    return live, lobby
 
 
 async def near_the_end(room: Table) -> None:
@@ -97,8 +97,8 @@ async def play_to_the_end(room: Table, *guests: str) -> None:
 
 
 async def test_the_end_says_who_accepted_and_whom_it_waits_for(store: Store) -> None:
-    rooms, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
-    players = [Player(rooms, lobby, g) for g in (HOST, ANA, LUIS)]
+    live, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+    players = [Player(live, lobby, g) for g in (HOST, ANA, LUIS)]
     assert await act(lobby, HOST, "start") is None
     room = await players[0].join()
     for p in players[1:]:
@@ -119,7 +119,7 @@ async def test_the_end_says_who_accepted_and_whom_it_waits_for(store: Store) -> 
     assert lobby.record.game_id != room.id and lobby.record.games == 2
     state = lobby.state(ANA)
     assert state["over"] is False and state["rematch"] == [] and state["waiting"] == []
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_player_gone_past_the_grace_counts_as_accepted_and_keeps_the_seat(
@@ -128,8 +128,8 @@ async def test_a_player_gone_past_the_grace_counts_as_accepted_and_keeps_the_sea
     """The issue: one closed the browser mid-game, the stand-in finished for them, the two
     others pressed «Revancha»: the next game begins, the absent one's seat theirs with a bot
     standing in until they come back."""
-    rooms, lobby = await room_of(store, [HOST, ANA, LUIS])
-    host, ana, luis = (Player(rooms, lobby, g) for g in (HOST, ANA, LUIS))
+    live, lobby = await room_of(store, [HOST, ANA, LUIS])
+    host, ana, luis = (Player(live, lobby, g) for g in (HOST, ANA, LUIS))
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
     await ana.join()
@@ -146,24 +146,24 @@ async def test_a_player_gone_past_the_grace_counts_as_accepted_and_keeps_the_sea
     assert await act(lobby, ANA, "rematch") is None
     second = lobby.record.game_id
     assert second is not None and second != room.id
-    new = await rooms.get(second)
+    new = await live.read_table(second)
     assert isinstance(new, Table)
     assert new.seat_of(LUIS) is not None  # his seat is his...
     seat = new.seat_of(LUIS)
     assert seat in new.bots.away and seat in new.bots.seats()  # ...played by a stand-in
     assert new.presence()["seats"][seat or 0]["away"] is True
     # he comes back by the link: his seat, no stand-in any more
-    again = Player(rooms, lobby, LUIS)
+    again = Player(live, lobby, LUIS)
     await again.join()
     assert seat not in new.bots.away and seat not in new.bots.seats()
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_player_who_drops_at_the_end_is_waited_for_until_the_grace_runs_out(
     store: Store,
 ) -> None:
-    rooms, lobby = await room_of(store, [HOST, ANA])
-    host, ana = Player(rooms, lobby, HOST), Player(rooms, lobby, ANA)
+    live, lobby = await room_of(store, [HOST, ANA])
+    host, ana = Player(live, lobby, HOST), Player(live, lobby, ANA)
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
     await ana.join()
@@ -175,17 +175,17 @@ async def test_a_player_who_drops_at_the_end_is_waited_for_until_the_grace_runs_
     assert presence["connected"] is False and presence["grace_ms"] is not None  # counting
     first = room.id
     await until(lambda: lobby.record.game_id != first)  # her grace ran out: it begins
-    new = await rooms.get(str(lobby.record.game_id))
+    new = await live.read_table(str(lobby.record.game_id))
     assert isinstance(new, Table)
     assert new.seat_of(ANA) in new.bots.away
     # and the finished game said she went (no «reconectando… 0 s» left behind)
     assert room.presence()["seats"][1]["away"] is True
-    await rooms.close()
+    await live.close()
 
 
 async def test_the_host_starts_the_next_game_without_waiting(store: Store) -> None:
-    rooms, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
-    players = [Player(rooms, lobby, g) for g in (HOST, ANA, LUIS)]
+    live, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+    players = [Player(live, lobby, g) for g in (HOST, ANA, LUIS)]
     assert await act(lobby, HOST, "start") is None
     room = await players[0].join()
     early = await act(lobby, HOST, "start")
@@ -195,18 +195,18 @@ async def test_the_host_starts_the_next_game_without_waiting(store: Store) -> No
     refused = await act(lobby, ANA, "start")
     assert refused is not None and refused["code"] == "not_host"
     assert await act(lobby, HOST, "start") is None  # «Empezar ya»
-    new = await rooms.get(str(lobby.record.game_id))
+    new = await live.read_table(str(lobby.record.game_id))
     assert isinstance(new, Table) and new.id != room.id
     # everyone keeps a seat, and the next player starts, as in a rematch
     assert [new.seat_of(g) for g in (ANA, LUIS, HOST)] == [0, 1, 2]
-    await rooms.close()
+    await live.close()
 
 
 async def test_the_room_never_dies(store: Store) -> None:
     """Everyone gone but one: that one's «Revancha» starts the next game. Everyone gone from
     the room: whoever comes back sits, hosts, and starts."""
-    rooms, lobby = await room_of(store, [HOST, ANA, LUIS])
-    host, ana, luis = (Player(rooms, lobby, g) for g in (HOST, ANA, LUIS))
+    live, lobby = await room_of(store, [HOST, ANA, LUIS])
+    host, ana, luis = (Player(live, lobby, g) for g in (HOST, ANA, LUIS))
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
     await ana.join()
@@ -217,7 +217,7 @@ async def test_the_room_never_dies(store: Store) -> None:
     await play_to_the_end(room, ANA)
     assert await act(lobby, ANA, "rematch") is None
     assert lobby.record.game_id != room.id  # the two away: it begins at once
-    second = await rooms.get(str(lobby.record.game_id))
+    second = await live.read_table(str(lobby.record.game_id))
     assert isinstance(second, Table)
     # everyone leaves the room for good; the game goes on with stand-ins to its end
     for guest in (ANA, HOST, LUIS):
@@ -226,7 +226,7 @@ async def test_the_room_never_dies(store: Store) -> None:
     await play_to_the_end(second)
     await until(lambda: second.finished)
     # Eve comes by the link: she sits, she hosts now, and she can start with a bot
-    eve = Player(rooms, lobby, EVE)
+    eve = Player(live, lobby, EVE)
     assert await act(lobby, EVE, "take", name="Eve") is None
     assert lobby.state(EVE)["host"] is True and lobby.record.host == EVE
     assert await act(lobby, EVE, "bot", seat=1, level="normal") is None
@@ -234,12 +234,12 @@ async def test_the_room_never_dies(store: Store) -> None:
     assert await act(lobby, EVE, "start") is None
     assert lobby.record.game_id != second.id
     assert eve.last("lobby")["over"] is False
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_player_back_after_the_end_sees_it_and_can_accept(store: Store) -> None:
-    rooms, lobby = await room_of(store, [HOST, ANA])
-    host, ana = Player(rooms, lobby, HOST), Player(rooms, lobby, ANA)
+    live, lobby = await room_of(store, [HOST, ANA])
+    host, ana = Player(live, lobby, HOST), Player(live, lobby, ANA)
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
     await ana.join()
@@ -250,18 +250,18 @@ async def test_a_player_back_after_the_end_sees_it_and_can_accept(store: Store) 
     ana.close()
     await until(lambda: lobby.state(None)["seats"][1]["away"] is True)
     assert lobby.record.game_id == room.id
-    back = Player(rooms, lobby, HOST)  # the host opens the link again
+    back = Player(live, lobby, HOST)  # the host opens the link again
     state = back.last("lobby")
     assert state["over"] is True and state["seats"][0]["away"] is False
     assert state["waiting"] == [0]
     assert await act(lobby, HOST, "rematch") is None  # Ana is away: it begins
     assert lobby.record.game_id != room.id
-    await rooms.close()
+    await live.close()
 
 
 async def test_presence_says_who_went_and_what_stands_in(store: Store) -> None:
-    rooms, lobby = await room_of(store, [HOST, ANA])
-    host, ana = Player(rooms, lobby, HOST), Player(rooms, lobby, ANA)
+    live, lobby = await room_of(store, [HOST, ANA])
+    host, ana = Player(live, lobby, HOST), Player(live, lobby, ANA)
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
     await ana.join()
@@ -271,26 +271,26 @@ async def test_presence_says_who_went_and_what_stands_in(store: Store) -> None:
     await until(lambda: host.last("presence")["seats"][1]["away"] is True)
     await play_to_the_end(room, HOST)
     assert room.presence()["standin"] is None  # over: nobody plays for anyone now
-    await rooms.close()
+    await live.close()
 
 
 async def test_el_peaje_skips_the_turn_of_one_who_went(store: Store) -> None:
-    rooms = Rooms(store, FAST)
+    live = Live(store, FAST)
     config = {"variant": "rapidos", "players": 2}
-    lobby = await rooms.create_room("peaje", {"config": config}, HOST, "Host")
+    lobby = await live.rooms.create("peaje", {"config": config}, HOST, "Host")
     assert await act(lobby, ANA, "take", name="Ana") is None
     assert lobby.state(HOST)["standin"] == "skip"
     assert await act(lobby, HOST, "start") is None
-    host = Player(rooms, lobby, HOST)
+    host = Player(live, lobby, HOST)
     await host.join()
     assert host.last("joined")["presence"]["standin"] == "skip"
-    await rooms.close()
+    await live.close()
 
 
 async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
     store: Store,
 ) -> None:
-    rooms, lobby = await room_of(store, [HOST, ANA], SLOW, players=3)
+    live, lobby = await room_of(store, [HOST, ANA], SLOW, players=3)
     watcher: list[dict[str, Any]] = []
     lobby.enter(ANA, watcher.append, "es")
     assert await act(lobby, HOST, "remove", seat=1) is None
@@ -305,9 +305,9 @@ async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
     # she may still watch: she is in the room, counted among those watching
     assert lobby.state(HOST)["watchers"] == 1
     # kept with the room: another process (or a restart) refuses her too
-    await rooms.close()
-    again = Rooms(store, SLOW)
-    back = await again.lobby(lobby.code)
+    await live.close()
+    again = Live(store, SLOW)
+    back = await again.read_room(lobby.code)
     assert back is not None and back.state(HOST)["removed"] == ["Ana"]
     refused = await act(back, ANA, "take", name="Ana")
     assert refused is not None and refused["code"] == "removed"
@@ -323,23 +323,23 @@ async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
 
 
 async def test_removing_a_bot_or_an_empty_seat_bars_nobody(store: Store) -> None:
-    rooms, lobby = await room_of(store, [HOST], SLOW, players=3)
+    live, lobby = await room_of(store, [HOST], SLOW, players=3)
     assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
     assert await act(lobby, HOST, "remove", seat=1) is None
     assert await act(lobby, HOST, "remove", seat=2) is None
     assert lobby.state(HOST)["removed"] == [] and lobby.record.removed == []
-    await rooms.close()
+    await live.close()
 
 
 async def test_the_host_changing_the_table_between_games_starts_nothing(store: Store) -> None:
     """Between games the host may go back to the room and change it: that is not an answer
     to the rematch (whoever asked asks again, or the host starts), and a room with too few
     players never starts by itself."""
-    rooms, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+    live, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
     for guest in (HOST, ANA, LUIS):
-        Player(rooms, lobby, guest)
+        Player(live, lobby, guest)
     assert await act(lobby, HOST, "start") is None
-    room = await rooms.get(str(lobby.record.game_id))
+    room = await live.read_table(str(lobby.record.game_id))
     assert isinstance(room, Table)
     await play_to_the_end(room, HOST, ANA, LUIS)
     assert await act(lobby, HOST, "rematch") is None
@@ -354,4 +354,4 @@ async def test_the_host_changing_the_table_between_games_starts_nothing(store: S
     assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
     assert await act(lobby, HOST, "start") is None
     assert lobby.record.game_id != room.id
-    await rooms.close()
+    await live.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.store import Store
 
 GUEST = "r" * 24
@@ -15,8 +15,8 @@ async def test_games_come_back_from_their_logs_and_one_asked_for_meanwhile_opens
     store: Store,
 ) -> None:
     settings = Settings(bot_pace=0)
-    first = Rooms(store, settings)
-    made = [await first.create("guerra", {}, f"{GUEST[:-2]}{i:02d}") for i in range(12)]
+    first = Live(store, settings)
+    made = [await first.tables.create("guerra", {}, f"{GUEST[:-2]}{i:02d}") for i in range(12)]
     for room in made:  # a few moves in each log
         await room.submit(room.record.seats[0]["guest"], room.version, {"type": "turn"})
         await room.settled()
@@ -24,16 +24,16 @@ async def test_games_come_back_from_their_logs_and_one_asked_for_meanwhile_opens
     assert all(v >= 2 for v in versions.values())
     await first.close()
 
-    again = Rooms(store, settings)
+    again = Live(store, settings)
     wanted = made[7].id
-    resumed, early = await asyncio.gather(again.start(), again.get(wanted))
+    resumed, early = await asyncio.gather(again.start(), again.read_table(wanted))
     try:
         assert resumed == 12
         assert early is not None and early.version == versions[wanted]
-        loaded = {room.id: room for room in again.loaded()}
+        loaded = {room.id: room for room in again.tables.loaded()}
         assert loaded[wanted] is early  # not opened twice
         assert {i: r.version for i, r in loaded.items()} == versions
-        assert len(again.loaded()) == 12
+        assert len(again.tables.loaded()) == 12
     finally:
         await again.close()
 

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from tapete.rooms import Rooms, Settings
+from tapete.rooms import Live, Settings
 from tapete.rooms.inbox import MOVED
 from tapete.store import Store, default_url, migrate
 
@@ -20,10 +20,10 @@ async def test_a_stale_owner_never_commits_and_hands_its_sockets_on(tmp_path: Pa
     url = default_url(tmp_path / "two.db")
     migrate(url)
     one, two = Store(url), Store(url)
-    here, there = Rooms(one, FROZEN), Rooms(two, FROZEN)
+    here, there = Live(one, FROZEN), Live(two, FROZEN)
     try:
-        room = await here.create("guerra", {}, GUEST)
-        copy = await there.get(room.id)  # the second process opened it too
+        room = await here.tables.create("guerra", {}, GUEST)
+        copy = await there.read_table(room.id)  # the second process opened it too
         assert copy is not None and copy is not room and copy.version == 0
         told: list[dict[str, Any]] = []
         copy.subscribe(GUEST, told.append, None)
@@ -32,14 +32,14 @@ async def test_a_stale_owner_never_commits_and_hands_its_sockets_on(tmp_path: Pa
         refused = await copy.submit(GUEST, 0, {"type": "turn"})  # the other's move 1
         assert refused is not None and refused["code"] == "busy"
         for _ in range(100):
-            if not there.loaded():
+            if not there.tables.loaded():
                 break
             await asyncio.sleep(0.01)
-        assert there.loaded() == []  # it stopped running the game
+        assert there.tables.loaded() == []  # it stopped running the game
         assert [m["type"] for m in told] == [MOVED]  # its socket joins again elsewhere
         moves = await one.moves(room.id)
         assert [(m.n, m.seat) for m in moves] == [(1, 0)]  # one move 1: the first owner's
-        again = await there.get(room.id)  # asked again: rebuilt from the log, as it is
+        again = await there.read_table(room.id)  # asked again: rebuilt from the log, as it is
         assert again is not None and again.version == room.version
     finally:
         await here.close()

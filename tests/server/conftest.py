@@ -33,9 +33,9 @@ class Helpers:
     @staticmethod
     def room(client: TestClient, game_id: str) -> Any:
         """The game's room, opened from its log if it is not in memory (set aside)."""
-        rooms = client.app.state.hall.rooms  # type: ignore[attr-defined]
+        live = client.app.state.hall.live  # type: ignore[attr-defined]
         assert client.portal is not None
-        return client.portal.call(rooms.get, game_id)
+        return client.portal.call(live.read_table, game_id)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ def app_with(tmp_path: Path, **limits: Any) -> TestClient:
 
 
 def games_in_memory(client: TestClient) -> int:
-    return len(client.app.state.hall.rooms.loaded())  # type: ignore[attr-defined]
+    return len(client.app.state.hall.live.tables.loaded())  # type: ignore[attr-defined]
 
 
 def test_a_guest_may_make_so_many_games_a_minute(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_a_form_posted_from_another_site_is_refused_and_starts_nothing(
     assert "otra web" in r.text
     assert "set-cookie" not in r.headers  # the guest's cookie is never replaced
     assert client.cookies[COOKIE] == before
-    assert client.app.state.hall.rooms.loaded() == []  # type: ignore[attr-defined]
+    assert client.app.state.hall.live.tables.loaded() == []  # type: ignore[attr-defined]
 
 
 def test_the_refusal_is_json_for_the_api_and_in_the_players_language(

@@ -13,13 +13,13 @@ from starlette.testclient import TestClient
 from tests.server.test_rooms_api import browser, make_room, recv_until
 
 
-def hall_rooms(client: TestClient) -> Any:
-    return client.app.state.hall.rooms  # type: ignore[attr-defined]
+def hall_live(client: TestClient) -> Any:
+    return client.app.state.hall.live  # type: ignore[attr-defined]
 
 
 def lobby_of(client: TestClient, code: str) -> Any:
     assert client.portal is not None
-    return client.portal.call(hall_rooms(client).lobby, code)
+    return client.portal.call(hall_live(client).read_room, code)
 
 
 def start(client: TestClient, code: str) -> str:
@@ -35,7 +35,7 @@ def start(client: TestClient, code: str) -> str:
 def finish(client: TestClient, game_id: str) -> None:
     """La guerra's game is over: seat 0 took every card."""
     assert client.portal is not None
-    room = client.portal.call(hall_rooms(client).get, game_id)
+    room = client.portal.call(hall_live(client).read_table, game_id)
     room.state.result = {"winner": 0, "reason": "all_cards", "counts": [52, 0],
                          "duels": 1, "wars": 0, "tied": []}  # fmt: skip
     assert room.finished

@@ -135,7 +135,7 @@ def test_not_your_turn_while_the_computer_thinks(db_url: str) -> None:
             join(ws, game_id)
             ws.send_json({"type": "move", "version": 0, "move": {"type": "turn"}})
             assert ws.receive_json()["version"] == 1
-            room = c.app.state.hall.rooms._rooms[game_id]  # type: ignore[attr-defined]
+            room = c.app.state.hall.live.tables._tables[game_id]  # type: ignore[attr-defined]
             before = json.dumps(room.game.dump(room.state), sort_keys=True)
             ws.send_json({"type": "move", "version": 1, "move": {"type": "turn"}})
             reply = ws.receive_json()
