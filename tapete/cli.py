@@ -43,7 +43,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tapete.server.app import create_app
     from tapete.server.limits import Limits
     from tapete.server.logs import setup
-    from tapete.server.wsimpl import IMPLEMENTATIONS
 
     setup(args.log_level, args.log_format)
     settings = Settings(
@@ -68,14 +67,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
+    ws, direct = websocket(args.ws)
     app = create_app(
         database_url(args.db),
         settings,
         limits,
-        freeze_gc=True,
+        gc_policy=args.gc_policy == "on",
         redis_url=redis_url,
         mailer=mail,
         shutdown_seconds=args.shutdown_seconds,
+        sqlite_writer=args.sqlite_writer,
+        direct=direct,
+        ws=args.ws if direct is not None or args.ws != "websockets-sansio" else "websockets",
     )
     print(f"Tapete en http://{args.host}:{args.port}", flush=True)
     if isinstance(mail, SmtpMailer):
@@ -88,7 +91,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         log_config=None,  # (logging is set up above: JSON lines, quiet sockets)
-        ws=IMPLEMENTATIONS[args.ws],
+        ws=ws,
         ws_max_size=65536,
         ws_ping_interval=limits.socket_ping_seconds,
         ws_ping_timeout=limits.socket_ping_seconds,
@@ -166,6 +169,23 @@ def waiting_in(task: asyncio.Task[Any]) -> str:
         names.append(code.co_qualname)
         coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
     return " → ".join(names[-5:]) or repr(task)
+
+
+def websocket(name: str) -> tuple[Any, Any]:
+    """What uvicorn is given for ``--ws name``, and the app's way to write a frame straight
+    to the transport: our lean implementation (:mod:`tapete.server.socket.wsimpl`, imported
+    only when chosen) for ``websockets-sansio``, unless the installed uvicorn or websockets
+    are not the versions it was tested on (then uvicorn's stock ``websockets``, said on
+    stderr); uvicorn's own, as they are, for any other name."""
+    if name != "websockets-sansio":
+        return name, None
+    from tapete.server.socket import wsimpl
+
+    problem = wsimpl.untested()
+    if problem is not None:
+        print(f"--ws websockets-sansio: {problem}; se usa websockets", file=sys.stderr)
+        return "websockets", None
+    return wsimpl.LeanSansIOProtocol, wsimpl.direct_writer
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -275,9 +295,25 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--ws",
-        default="websockets-sansio",
+        default=os.environ.get("TAPETE_WS") or "websockets-sansio",
         choices=["websockets-sansio", "websockets", "wsproto"],
-        help="WebSocket de uvicorn (bench/RESULTS.md; wsproto: pip install wsproto)",
+        help="WebSocket de uvicorn: websockets-sansio, el nuestro, ligero (bench/RESULTS.md);"
+        " websockets o wsproto, los de uvicorn tal cual (wsproto: pip install wsproto)"
+        " (TAPETE_WS)",
+    )
+    s.add_argument(
+        "--gc-policy",
+        default=os.environ.get("TAPETE_GC_POLICY") or "on",
+        choices=["on", "off"],
+        help="on: pausas cortas del recolector de basura (gcpolicy.py); off: el de Python"
+        " tal cual (TAPETE_GC_POLICY)",
+    )
+    s.add_argument(
+        "--sqlite-writer",
+        default=os.environ.get("TAPETE_SQLITE_WRITER") or "loop",
+        choices=["loop", "thread"],
+        help="con SQLite, dónde se escriben las jugadas: loop, en el bucle de eventos;"
+        " thread, en un hilo propio, como SQLite de serie (TAPETE_SQLITE_WRITER)",
     )
     s.set_defaults(func=cmd_serve)
 

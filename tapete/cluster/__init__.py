@@ -2,6 +2,6 @@
 the heartbeat that keeps them and takes over from the dead, messages between processes."""
 
 from tapete.cluster.leases import Leases
-from tapete.cluster.node import Node, Unreachable
+from tapete.cluster.node import Node, NodeHandler, Unreachable
 
-__all__ = ["Leases", "Node", "Unreachable"]
+__all__ = ["Leases", "Node", "NodeHandler", "Unreachable"]

@@ -11,13 +11,15 @@ A lease held by a node whose heartbeat is gone is free: :meth:`Node.claim` takes
 once, so a room is never stuck behind a dead owner for the rest of a lease's life.
 
 Messages between nodes are one ordered stream per sender (one publisher task: Redis keeps
-the order of what one connection publishes), msgpack-encoded: *pushes* (one way: a
-socket's message, a room's update for a socket) and *requests*, which get a reply or
-:class:`Unreachable` after a timeout. Pub/sub delivers at most once: a message lost in a
-partition is lost, and whoever waited on it resyncs (a socket joins again, a request is
-refused with ``busy``).
+the order of what one connection publishes), each an :class:`Envelope` (msgpack): *pushes*
+(one way: a socket's message, a table's update for a socket) and *requests*, which get a
+reply or :class:`Unreachable` after a timeout. Pub/sub delivers at most once: a message
+lost in a partition is lost, and whoever waited on it resyncs (a socket joins again, a
+request is refused with ``busy``).
 
-The node knows nothing of games or rooms: the hall gives it handlers.
+The node knows nothing of games or rooms: their bodies are bytes to it, and the hall gives
+it, when it starts, the :class:`NodeHandler` that reads them and hears what happens to its
+units.
 """
 
 from __future__ import annotations
@@ -30,8 +32,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal, Protocol
 
 import msgspec
 import redis.asyncio as aioredis
@@ -57,14 +58,35 @@ return false
 """
 """Take a unit's lease unless a live node holds it (then: that node's id)."""
 
-Push = Callable[[str, Any], None]
-"""A handler of pushes: (the sender's id, the body)."""
-Request = Callable[[str, Any], Awaitable[Any]]
-"""A handler of requests: (the sender's id, the body) → the reply."""
-Lost = Callable[[list[str]], Awaitable[None]]
-"""Told the units this node no longer holds (their leases expired or were taken)."""
-Orphan = Callable[[str], Awaitable[None]]
-"""Told a unit this node has just taken over from a dead one: open it."""
+
+class NodeHandler(Protocol):
+    """What a node is given when it starts: who reads what the other nodes send it, and who
+    hears what happens to its units."""
+
+    def push(self, sender: str, body: bytes) -> None:
+        """A one-way message from node ``sender``."""
+
+    async def request(self, sender: str, body: bytes) -> bytes:
+        """A request from node ``sender``: the reply."""
+
+    async def lost(self, units: list[str]) -> None:
+        """The units this node no longer holds (their leases expired or were taken)."""
+
+    async def orphan(self, unit: str) -> None:
+        """A unit this node has just taken over from a dead one: open it."""
+
+    def back(self) -> None:
+        """Redis answers again after it did not: what was sent meanwhile may be lost."""
+
+
+class Envelope(msgspec.Struct, array_like=True, frozen=True):
+    """One message between nodes, as published: a push (``p``), a request (``q``) or its
+    reply (``r``, with the request's ``rid``), from ``sender``."""
+
+    kind: Literal["p", "q", "r"]
+    sender: str
+    rid: int
+    body: bytes
 
 
 class Unreachable(RuntimeError):
@@ -91,33 +113,29 @@ class Node:
         self._claim = self.redis.register_script(_CLAIM)
         self.held: set[str] = set()
         """The units this node holds (as far as it knows)."""
-        self.pushes: dict[str, Push] = {}
-        """Handlers of pushes, by kind (a body's first item)."""
-        self.requests: dict[str, Request] = {}
-        """Handlers of requests, by kind."""
-        self.on_lost: Lost | None = None
-        self.on_orphan: Orphan | None = None
-        self.on_back: list[Callable[[], None]] = []
-        """Told when Redis answers again after it did not: what was sent meanwhile may be
-        lost (whoever waits on it resyncs)."""
+        self.handler: NodeHandler | None = None
+        """Given at :meth:`start`."""
         self.up = False
         """Whether the last heartbeat reached Redis."""
         self._last_beat = time.monotonic()
         self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
-        self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._waiting: dict[int, asyncio.Future[bytes]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
+        self._answering: set[asyncio.Task[None]] = set()
         self._adopting: asyncio.Task[None] | None = None
         self._stopping = False
         self._listening = asyncio.Event()
         self._encode = msgspec.msgpack.Encoder().encode
-        self._decode = msgspec.msgpack.Decoder().decode
+        self._decode = msgspec.msgpack.Decoder(Envelope).decode
 
     # life cycle
 
-    async def start(self) -> None:
+    async def start(self, handler: NodeHandler) -> None:
         """Beat once, listen, and go on beating (Redis down: the node starts anyway, and
-        says so on ``/salud`` until it is back)."""
+        says so on ``/salud`` until it is back); ``handler`` reads what the other nodes send
+        and hears what happens to this node's units."""
+        self.handler = handler
         self._tasks = [
             asyncio.create_task(self._listen(), name="node-listen"),
             asyncio.create_task(self._publish(), name="node-publish"),
@@ -207,8 +225,8 @@ class Node:
         self.up = True
         if back:
             log.info("redis reachable; node %s holds %d units", self.me, len(held))
-            for told in self.on_back:
-                told()
+            if self.handler is not None:
+                self.handler.back()
         self._last_beat = time.monotonic()
         if lost:
             await self._lose(lost)
@@ -228,9 +246,9 @@ class Node:
             if units:
                 await self.redis.srem(UNITS + self.me, *units)
         log.warning("lost %d units", len(units))
-        if self.on_lost is not None:
+        if self.handler is not None:
             try:
-                await self.on_lost(units)
+                await self.handler.lost(units)
             except Exception:
                 log.exception("dropping lost units failed")
 
@@ -243,26 +261,27 @@ class Node:
         for node in sorted(dead):
             while (unit := await self.redis.spop(UNITS + node)) is not None:
                 unit = unit.decode() if isinstance(unit, bytes) else str(unit)
-                if await self.claim(unit) is None and self.on_orphan is not None:
+                if await self.claim(unit) is None and self.handler is not None:
                     log.info("taking over %s from %s", unit, node)
                     try:
-                        await self.on_orphan(unit)
+                        await self.handler.orphan(unit)
                     except Exception:
                         log.exception("taking over %s failed", unit)
             await self.redis.srem(NODES, node)
 
     # messages
 
-    def push(self, to: str, body: Any) -> None:
+    def push(self, to: str, body: bytes) -> None:
         """Send ``body`` to node ``to``, after everything this node sent it before."""
-        self._out.put_nowait((to, self._encode(["p", self.me, 0, body])))
+        self._out.put_nowait((to, self._encode(Envelope("p", self.me, 0, body))))
 
-    async def call(self, to: str, body: Any, timeout: float = 3.0) -> Any:
-        """Ask node ``to`` (a request handler there) and wait for its reply."""
+    async def call(self, to: str, body: bytes, timeout: float = 3.0) -> bytes:
+        """Ask node ``to`` (its handler's :meth:`NodeHandler.request`) and wait for its
+        reply."""
         rid = next(self._ids)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
-        self._out.put_nowait((to, self._encode(["q", self.me, rid, body])))
+        self._out.put_nowait((to, self._encode(Envelope("q", self.me, rid, body))))
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
@@ -302,32 +321,33 @@ class Node:
 
     def _received(self, data: bytes) -> None:
         try:
-            kind, sender, rid, body = self._decode(data)
-        except (msgspec.DecodeError, ValueError, TypeError):
+            envelope = self._decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
             log.warning("a message from another node could not be read")
             return
-        if kind == "r":
-            future = self._waiting.get(rid)
+        if envelope.kind == "r":
+            future = self._waiting.get(envelope.rid)
             if future is not None and not future.done():
-                future.set_result(body)
+                future.set_result(envelope.body)
             return
-        handlers: dict[str, Any] = self.pushes if kind == "p" else self.requests
-        handler = handlers.get(body[0]) if isinstance(body, list) and body else None
-        if handler is None:
-            log.warning("no handler for a %r from %s", body[:1] if body else body, sender)
+        if self.handler is None:
             return
-        if kind == "p":
+        if envelope.kind == "p":
             try:
-                handler(sender, body)
+                self.handler.push(envelope.sender, envelope.body)
             except Exception:
-                log.exception("a push from %s failed", sender)
+                log.exception("a push from %s failed", envelope.sender)
             return
-        asyncio.get_running_loop().create_task(self._answer(handler, sender, rid, body))
+        task = asyncio.get_running_loop().create_task(self._answer(self.handler, envelope))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
 
-    async def _answer(self, handler: Request, sender: str, rid: int, body: Any) -> None:
+    async def _answer(self, handler: NodeHandler, envelope: Envelope) -> None:
         try:
-            reply = await handler(sender, body)
+            reply = await handler.request(envelope.sender, envelope.body)
         except Exception:
-            log.exception("a request from %s failed", sender)
-            reply = None
-        self._out.put_nowait((sender, self._encode(["r", self.me, rid, reply])))
+            log.exception("a request from %s failed", envelope.sender)
+            reply = b""
+        self._out.put_nowait(
+            (envelope.sender, self._encode(Envelope("r", self.me, envelope.rid, reply)))
+        )

@@ -6,15 +6,16 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
 from tapete.i18n.errors import describe
 
 Message = dict[str, Any]
-Send = Callable[[Message], None]
-"""Queue a message for one connection; never blocks the room."""
+Send = Callable[["Message | Moved"], None]
+"""Queue a message for one connection (or tell it the table or room moved); never blocks
+the table or room."""
 
 _ENCODER = msgspec.json.Encoder()
 
@@ -125,14 +126,18 @@ class Wake:
     must act."""
 
 
-def moved(what: str) -> Message:
-    """Tells a connection that the game (``what`` = "game") or private room ("lobby") it was
-    in is no longer run here (another process of the hall owns it now): join it again.
-    Never sent to a client: its socket acts on it."""
-    return {"type": MOVED, "what": what}
+What = Literal["table", "room"]
+"""What a connection is in: a table (a game it follows) or a private room."""
 
 
-MOVED = "_moved"
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """Told a connection instead of a message: the table (``what`` = "table") or private
+    room ("room") it was in is no longer run here (another process of the hall runs it now,
+    or it was reopened): it joins again. Never sent to a client: its socket acts on it."""
+
+    what: What
+
 
 STOP = object()
 """Tells the room's task to end."""

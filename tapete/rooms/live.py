@@ -12,8 +12,11 @@ import contextlib
 import logging
 from typing import Any
 
+import msgspec
+
 from tapete.cluster import Node
 from tapete.rooms.inbox import Message, Settings, error
+from tapete.rooms.messages import RoomActionType
 from tapete.rooms.ownership import Elsewhere, Ownership, room_unit, table_unit
 from tapete.rooms.private_room import PrivateRoom, room_error
 from tapete.rooms.private_rooms import PrivateRooms, is_code
@@ -21,6 +24,28 @@ from tapete.rooms.table import Table
 from tapete.rooms.tables import Tables
 
 log = logging.getLogger(__name__)
+
+
+class ActRequest(msgspec.Struct, array_like=True, frozen=True):
+    """A private room's action asked of the process that runs the room."""
+
+    code: str
+    guest: str | None
+    action: RoomActionType
+    lang: str
+
+
+class ActAnswer(msgspec.Struct, array_like=True, frozen=True):
+    """What that process answers: ``done`` and the room's reply (an error message, or
+    None: done), or not done (the room is not run there any more: ask again)."""
+
+    done: bool
+    reply: dict[str, Any] | None
+
+
+_encode = msgspec.msgpack.Encoder().encode
+_request = msgspec.msgpack.Decoder(ActRequest).decode
+_answer = msgspec.msgpack.Decoder(ActAnswer).decode
 
 
 class Live:
@@ -47,10 +72,6 @@ class Live:
         )
         self._sweeper: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
-        if node is not None:
-            node.on_lost = self.lost
-            node.on_orphan = self.orphan
-            node.requests["act"] = self.act_here
 
     async def start(self) -> int:
         """Start sweeping what is idle, and (one process alone) rebuild the live games from
@@ -148,7 +169,7 @@ class Live:
         return await self.read_room(record.code)
 
     async def act(
-        self, room: PrivateRoom, guest: str | None, action: dict[str, Any], lang: str = "es"
+        self, room: PrivateRoom, guest: str | None, action: RoomActionType, lang: str = "es"
     ) -> Message | None:
         """Do ``action`` in the room, where it is run (here, or asked of the process that
         runs it); a copy ``room`` is brought up to date."""
@@ -163,23 +184,26 @@ class Live:
                 room.record = found.record
                 return reply
             assert self.node is not None
-            status, reply = await self.node.call(
-                found.owner, ["act", room.code, guest, action, lang]
-            )
-            if status == "ok":
+            asked = _encode(ActRequest(room.code, guest, action, lang))
+            try:
+                answer = _answer(await self.node.call(found.owner, asked))
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                return error("busy", lang)  # (it failed there: said in its log)
+            if answer.done:
                 fresh = await self.store.room(room.code)
                 if fresh is not None:
                     room.record = fresh
-                return reply  # type: ignore[no-any-return]
+                return answer.reply
         return error("busy", lang)
 
-    async def act_here(self, sender: str, body: list[Any]) -> list[Any]:
-        """Another process's :meth:`act` for a room run here (or "moved": no longer)."""
-        _, code, guest, action, lang = body
-        found = await self.find_room(code)
+    async def answer(self, sender: str, body: bytes) -> bytes:
+        """Another process's :meth:`act` (an :class:`ActRequest`) for a room run here: its
+        reply, or not done (the room is not run here any more)."""
+        asked = _request(body)
+        found = await self.find_room(asked.code)
         if not isinstance(found, PrivateRoom):
-            return ["moved", None]
-        return ["ok", await found.act(guest, action, lang)]
+            return _encode(ActAnswer(False, None))
+        return _encode(ActAnswer(True, await found.act(asked.guest, asked.action, asked.lang)))
 
     # what the tables and rooms tell (TableEvents, RoomEvents)
 

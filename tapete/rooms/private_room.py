@@ -29,7 +29,22 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
 from tapete.registry import entry
-from tapete.rooms.inbox import STOP, Message, Send, error, moved
+from tapete.rooms.inbox import STOP, Message, Moved, Send, error
+from tapete.rooms.messages import (
+    CHANGES,
+    HOST_ONLY,
+    AddBot,
+    Leave,
+    React,
+    Readmit,
+    Rematch,
+    Remove,
+    RoomAction,
+    RoomActionType,
+    SetOptions,
+    Start,
+    Take,
+)
 from tapete.rooms.seats import seat_names
 from tapete.rooms.table import standin_of
 from tapete.store import RoomRecord, StaleWrite, Store
@@ -111,7 +126,7 @@ class Member:
 @dataclass(slots=True)
 class _Act:
     guest: str | None
-    action: dict[str, Any]
+    action: RoomActionType
     lang: str
     future: asyncio.Future[Message | None] = field(repr=False)
 
@@ -194,7 +209,7 @@ class PrivateRoom:
         """Another process owns the room now: tell everyone in it, and stop."""
         for m in list(self.members.values()):
             with contextlib.suppress(Exception):
-                m.send(moved("lobby"))
+                m.send(Moved("room"))
         self.members.clear()
         await self.close()
 
@@ -359,7 +374,7 @@ class PrivateRoom:
     # actions, through the queue
 
     async def act(
-        self, guest: str | None, action: dict[str, Any], lang: str = "es"
+        self, guest: str | None, action: RoomActionType, lang: str = "es"
     ) -> Message | None:
         """Do ``action`` for ``guest`` in turn; returns an error message, or None if done.
         A room not running (closed, or a copy to read) does nothing: ``busy``."""
@@ -412,32 +427,23 @@ class PrivateRoom:
         self._broadcast()
 
     async def _gate(self, act: _Act) -> Message | None:
-        a = act.action
-        kind = a.get("action")
-        lang = act.lang
-        if act.guest is None:
+        action, guest, lang = act.action, act.guest, act.lang
+        if guest is None:
             return room_error("not_in_room", lang)
-        version = a.get("version")
-        if kind not in ("take", "rematch", "react") and (
-            type(version) is not int or version != self.version
-        ):
-            err = error("stale_version", lang, got=version, current=self.version)
-            err["lobby"] = self.state(act.guest, lang)
+        if type(action) in CHANGES and action.version != self.version:
+            err = error("stale_version", lang, got=action.version, current=self.version)
+            err["lobby"] = self.state(guest, lang)
             return err
-        if kind == "react":  # not a change of the room: nothing stored, no version
-            return self._react(act.guest, a.get("key"), lang)
-        handler = getattr(self, f"_do_{kind}", None) if isinstance(kind, str) else None
-        if handler is None:
-            return error("unknown_type", lang, type=str(kind)[:40])
-        host_only = kind in ("remove", "readmit", "bot", "options", "start")
-        if host_only and not self.is_host(act.guest):
+        if isinstance(action, React):  # not a change of the room: nothing stored, no version
+            return self._react(guest, action.key, lang)
+        if type(action) in HOST_ONLY and not self.is_host(guest):
             return room_error("not_host", lang)
         before = self.record.version
         try:
-            changed = await handler(act.guest, a)
+            changed = await self._do(guest, action)
         except IllegalMove as exc:
             return self.spec_error(exc, lang)
-        if kind in ("rematch", "leave") and self._rematch_due():  # (everyone here asked)
+        if isinstance(action, Rematch | Leave) and self._rematch_due():  # (everyone asked)
             await self._next_game()
             changed = True
         if changed:
@@ -447,6 +453,27 @@ class PrivateRoom:
             self._broadcast()
         return None
 
+    async def _do(self, guest: str, action: RoomAction) -> bool:
+        """Do ``action``; whether the room changed (or raise IllegalMove: nothing did)."""
+        match action:
+            case Take(name=name):
+                return await self._take(guest, name)
+            case Leave():
+                return self._leave(guest)
+            case Remove(seat=seat):
+                return self._remove(guest, seat)
+            case Readmit(index=index):
+                return self._readmit(index)
+            case AddBot(seat=seat, level=level):
+                return self._add_bot(seat, level)
+            case SetOptions(options=options):
+                return self._set_options(options)
+            case Start():
+                return await self._start()
+            case Rematch():
+                return self._ask_rematch(guest)
+        raise IllegalMove("unknown_type", type=str(action.__struct_config__.tag))
+
     def spec_error(self, exc: IllegalMove, lang: str) -> Message:
         if exc.code in MESSAGES:
             return room_error(exc.code, lang, **exc.params)
@@ -454,13 +481,13 @@ class PrivateRoom:
 
     # the actions: each returns whether the room changed (and raises IllegalMove)
 
-    async def _do_take(self, guest: str, a: dict[str, Any]) -> bool:
+    async def _take(self, guest: str, typed: str | None) -> bool:
         """Sit in the first empty seat (or, already seated, take a new name). One the host
         removed may not (they may still watch), until the host lets them back. One sitting
         in a room whose host has no seat any more hosts it."""
         if self.is_removed(guest):
             raise IllegalMove("removed")
-        name = clean_name(a.get("name"))
+        name = clean_name(typed)
         if name is None:
             raise IllegalMove("bad_name")
         seat = self.seat_of(guest)
@@ -482,7 +509,7 @@ class PrivateRoom:
         self._pass_host()
         return True
 
-    async def _do_leave(self, guest: str, a: dict[str, Any]) -> bool:
+    def _leave(self, guest: str) -> bool:
         """Leave the room. In the middle of a game a normal bot plays the seat to its end."""
         seat = self.seat_of(guest)
         if seat is None:
@@ -494,10 +521,10 @@ class PrivateRoom:
         self._pass_host()
         return True
 
-    async def _do_remove(self, guest: str, a: dict[str, Any]) -> bool:
+    def _remove(self, guest: str, seat: int) -> bool:
         """Empty a seat. A player removed may not sit in this room again until the host
-        lets them (:meth:`_do_readmit`)."""
-        seat = self._seat_arg(a)
+        lets them (:meth:`_readmit`)."""
+        self._check_seat(seat)
         self._idle_or_raise()
         taken = self.seats[seat]
         if taken.get("guest") == guest:
@@ -515,22 +542,20 @@ class PrivateRoom:
         self._changed_table()
         return True
 
-    async def _do_readmit(self, guest: str, a: dict[str, Any]) -> bool:
+    def _readmit(self, index: int) -> bool:
         """«Dejar volver»: the removed player ``index`` (in the state's ``removed``) may sit
         again."""
-        index = a.get("index")
-        if type(index) is not int or not 0 <= index < len(self.record.removed):
+        if not 0 <= index < len(self.record.removed):
             raise IllegalMove("bad_message", detail="index")
         self.record.removed = [r for i, r in enumerate(self.record.removed) if i != index]
         return True
 
-    async def _do_bot(self, guest: str, a: dict[str, Any]) -> bool:
-        seat = self._seat_arg(a)
+    def _add_bot(self, seat: int, level: str) -> bool:
+        self._check_seat(seat)
         bots = self.entry.bots
-        level = a.get("level")
         if bots is None:
             raise IllegalMove("no_bots")
-        if not isinstance(level, str) or bots.level(level) is None:
+        if bots.level(level) is None:
             raise IllegalMove("bad_config", field="level")
         self._idle_or_raise()
         if self.seats[seat].get("kind") == "human":
@@ -541,11 +566,11 @@ class PrivateRoom:
         self._changed_table()
         return True
 
-    async def _do_options(self, guest: str, a: dict[str, Any]) -> bool:
+    def _set_options(self, wanted: dict[str, Any]) -> bool:
         """New options; the seats follow the number of players (everyone sitting keeps a
         seat: fewer seats than people is refused)."""
         self._idle_or_raise()
-        options = check_options(self.record.kind, a.get("options"))
+        options = check_options(self.record.kind, wanted)
         n = seats_for(self.record.kind, options)
         people = [s for s in self.seats if s.get("kind") != "empty"]
         if len(people) > n:
@@ -563,7 +588,7 @@ class PrivateRoom:
         humans = [s for s in taken if s.get("kind") == "human"]
         return self._idle() and len(taken) >= self.online.seats[0] and bool(humans)
 
-    async def _do_start(self, guest: str, a: dict[str, Any]) -> bool:
+    async def _start(self) -> bool:
         """The host starts the game; between games, without waiting for those who have not
         asked for the rematch («Empezar ya»)."""
         self._idle_or_raise()
@@ -572,7 +597,7 @@ class PrivateRoom:
         await self._next_game()
         return True
 
-    async def _do_rematch(self, guest: str, a: dict[str, Any]) -> bool:
+    def _ask_rematch(self, guest: str) -> bool:
         """Ask for the next game with the same seats; it starts when every player here has
         (:meth:`_rematch_due`)."""
         if self.seat_of(guest) is None:
@@ -595,12 +620,12 @@ class PrivateRoom:
         if self.over():
             self.rematch.clear()
 
-    def _react(self, guest: str, key: object, lang: str) -> Message | None:
+    def _react(self, guest: str, key: str, lang: str) -> Message | None:
         """A seat's reaction, shown to everyone in the room for a moment (throttled)."""
         seat = self.seat_of(guest)
         if seat is None:
             return room_error("not_in_room", lang)
-        if not isinstance(key, str) or key not in REACTIONS:
+        if key not in REACTIONS:
             return room_error("bad_message", lang, detail="key")
         now = asyncio.get_running_loop().time()
         count, window = REACTION_LIMIT
@@ -663,11 +688,9 @@ class PrivateRoom:
         self.looks[guest] = looks
         return looks
 
-    def _seat_arg(self, a: dict[str, Any]) -> int:
-        seat = a.get("seat")
-        if type(seat) is not int or not 0 <= seat < len(self.seats):
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
             raise IllegalMove("bad_message", detail="seat")
-        return seat
 
     def _pass_host(self) -> None:
         """The host has no seat (left, or left before anyone else sat): the next human by

@@ -29,13 +29,13 @@ from tapete.rooms.inbox import (
     ClockFire,
     GraceOver,
     Message,
+    Moved,
     Send,
     Settings,
     Shared,
     Submit,
     Wake,
     error,
-    moved,
 )
 from tapete.rooms.seats import seat_names
 from tapete.rooms.stream import HISTORY, Logged, Stream
@@ -148,7 +148,7 @@ class Table:
         """Another process owns the game now: tell every connection, and stop."""
         for sub in list(self.stream.subscribers.values()):
             with contextlib.suppress(Exception):
-                sub.send(moved("game"))
+                sub.send(Moved("table"))
         self.stream.subscribers.clear()
         await self.close()
 

@@ -40,6 +40,7 @@ from tapete.server.replay import Replays
 from tapete.server.rooms import RoomPages
 from tapete.server.shop import Shop
 from tapete.server.socket import SocketFront, Sockets
+from tapete.server.socket.endpoint import Direct
 from tapete.server.state import Hall, Stopping
 
 log = logging.getLogger(__name__)
@@ -54,16 +55,32 @@ def create_app(
     settings: Settings | None = None,
     limits: Limits | None = None,
     *,
-    freeze_gc: bool = False,
+    gc_policy: bool = False,
     redis_url: str | None = None,
     mailer: Mailer | None = None,
     shutdown_seconds: float | None = None,
+    sqlite_writer: str | None = None,
+    direct: Direct | None = None,
+    ws: str = "asgi",
 ) -> SocketFront:
+    """The hall's ASGI app. What ``tapete serve`` tunes beyond the libraries' stock
+    behaviour is given here (docs/architecture.md, «Stock settings»): ``gc_policy`` (the
+    collector's policy), ``sqlite_writer`` (``loop`` or ``thread``), ``direct`` (the lean
+    sockets' way to write a frame straight to the transport, :mod:`~tapete.server.socket.
+    wsimpl`; with it the socket also lets go of its handshake); ``ws``: the WebSocket
+    implementation's name, for the operator's ``/salud``."""
     hall = Hall(
-        database_url, settings or Settings(), limits or Limits(), freeze_gc, redis_url, mailer
+        database_url,
+        settings or Settings(),
+        limits or Limits(),
+        gc_policy,
+        redis_url,
+        mailer,
+        sqlite_writer,
     )
     if shutdown_seconds is not None:
         hall.shutdown_seconds = shutdown_seconds
+    hall.ws = ws
     pages = Pages(hall, Renderer())
     api = Api(hall)
     account = AccountApi(hall, pages)
@@ -73,18 +90,17 @@ def create_app(
     replays = Replays(hall, pages)
     shell = AppShell(pages)
     rooms = RoomPages(hall, pages)
-    sockets = Sockets(hall)
-    hall.joined.append(sockets.attach)
+    sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hall.start()
+        await hall.start(sockets.relaying)
         try:
             yield
         finally:  # (every part within one deadline: nothing keeps the process from ending)
             stopping = Stopping(hall.shutdown_seconds)
-            await stopping.step("the relay", sockets.detach())
+            await stopping.step("the sockets' router", sockets.router.close())
             await stopping.step("the mail", account.close())
             await hall.stop(stopping)
 
@@ -186,4 +202,4 @@ def create_app(
     app.state.hall = hall
     app.state.sockets = sockets
     app.state.account = account
-    return SocketFront(app, app.state, sockets, lambda: hall.guests)
+    return SocketFront(app, app.state, sockets, lambda: hall.guests, direct)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -123,4 +124,18 @@ class Ops:
         if not self.operator(request):
             return JSONResponse({"ok": ok}, status_code=status)
         tables = len(self.hall.live.tables.loaded()) if store is not None else 0
-        return JSONResponse({"ok": ok, "rooms": tables, **checks}, status_code=status)
+        body = {"ok": ok, "rooms": tables, **checks, "settings": self.settings()}
+        return JSONResponse(body, status_code=status)
+
+    def settings(self) -> dict[str, Any]:
+        """What this process runs beyond the libraries' stock behaviour (docs/architecture.md,
+        «Stock settings»): the WebSocket implementation, the collector's policy, where the
+        moves are written, and whether our lean sockets' module is loaded at all."""
+        store = self.hall.store
+        writer = store.writer.where if store is not None else None
+        return {
+            "ws": self.hall.ws,
+            "wsimpl_loaded": "tapete.server.socket.wsimpl" in sys.modules,
+            "gc_policy": self.hall.gc_policy is not None,
+            "move_writer": writer,
+        }

@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from tapete.cosmetics import AVATAR_KEYS
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, js_strings, text
+from tapete.rooms.messages import SetOptions, Take
 from tapete.rooms.private_room import MESSAGES, PrivateRoom, clean_name, room_error
 from tapete.server import forms
 from tapete.server.bodies import loads, read_json
@@ -128,7 +129,9 @@ class RoomPages:
         except ValueError:
             return JSONResponse(refusal("bad_json", lang), status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
-        reply = await self.hall.live.act(found, guest, {"action": "take", "name": name}, lang)
+        reply = await self.hall.live.act(
+            found, guest, Take(name=name if isinstance(name, str) else None), lang
+        )
         if reply is not None:
             code = str(reply["code"])
             return JSONResponse(refusal(code, lang), status_code=STATUS.get(code, 400))
@@ -240,7 +243,7 @@ class RoomPages:
         reply = await self.hall.live.act(
             room,
             guest,
-            {"action": "options", "version": room.version, "options": options},
+            SetOptions(version=room.version, options=options),
             lang_of(request),
         )
         if reply is not None:

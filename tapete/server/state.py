@@ -15,7 +15,7 @@ from sqlalchemy import event
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
-from tapete.cluster import Node
+from tapete.cluster import Node, NodeHandler
 from tapete.i18n import text
 from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
@@ -174,9 +174,10 @@ class Hall:
         url: str,
         settings: Settings,
         limits: Limits | None = None,
-        freeze_gc: bool = False,
+        gc_policy: bool = False,
         redis_url: str | None = None,
         mailer: Mailer | None = None,
+        sqlite_writer: str | None = None,
     ) -> None:
         self.url = url
         self.mailer: Mailer = mailer or LogMailer()
@@ -187,12 +188,16 @@ class Hall:
         """Several processes as one hall: Redis for who runs which room (None: this
         process runs them all)."""
         self.node: Node | None = None
-        self.joined: list[Callable[[Node], None]] = []
-        """Told the node once it has started (the sockets relay through it)."""
-        self.freeze_gc = freeze_gc
-        """Once the games are back, keep the collector's pauses short (:mod:`gcpolicy`;
-        ``tapete serve``: the process is the hall's alone; not in tests, which make many
+        self.use_gc_policy = gc_policy
+        """Once the games are back, keep the collector's pauses short and the loop's hold on
+        the GIL long (:mod:`gcpolicy`, :data:`SWITCH_INTERVAL`; ``tapete serve`` unless
+        ``--gc-policy off``: the process is the hall's alone; not in tests, which make many
         halls in one process)."""
+        self.sqlite_writer = sqlite_writer
+        """On SQLite, where the moves are written (:class:`~tapete.store.Store`)."""
+        self.ws = "asgi"
+        """The WebSocket implementation uvicorn was given (``tapete serve --ws``; "asgi": an
+        app not served by ``tapete serve``, as in tests)."""
         self.limits = limits or Limits()
         self.shutdown_seconds = SHUTDOWN_SECONDS
         """How long a stop waits for the hall's parts to end (``--shutdown-seconds``)."""
@@ -218,9 +223,12 @@ class Hall:
         self.gc_policy: GcPolicy | None = None
         """Rebuilding the unfinished games, from the start on (done: all are back)."""
 
-    async def start(self) -> None:
+    async def start(self, cluster: Callable[[Node], NodeHandler] | None = None) -> None:
+        """Open the store, the tables and rooms; among several processes (Redis), start this
+        one's node with the handler ``cluster`` makes for it (the sockets' router: what the
+        other processes send, and what becomes of this one's tables and rooms)."""
         await asyncio.to_thread(migrate, self.url)
-        self.store = Store(self.url, observe=self.writes.wrote)
+        self.store = Store(self.url, observe=self.writes.wrote, sqlite_writer=self.sqlite_writer)
         self.writes.watch(self.store)
         self.secret = await self.store.secret()
         revoked = await self.store.accounts.revoked()
@@ -232,9 +240,8 @@ class Hall:
             self.node = Node(self.redis_url)
         self._live = Live(self.store, self.settings, node=self.node)
         if self.node is not None:
-            for told in self.joined:
-                told(self.node)
-            await self.node.start()
+            assert cluster is not None, "several processes need the sockets' router"
+            await self.node.start(cluster(self.node))
             log.info("node %s of a hall on redis", self.node.me)
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)
@@ -276,7 +283,7 @@ class Hall:
             return
         seconds = asyncio.get_running_loop().time() - t0
         log.info("resumed %d unfinished games in %.2f s", resumed, seconds)
-        if self.freeze_gc:  # (tapete serve: the process is the hall's alone)
+        if self.use_gc_policy:  # (tapete serve: the process is the hall's alone)
             self.gc_policy = GcPolicy()
             self.gc_policy.start()
             sys.setswitchinterval(SWITCH_INTERVAL)

@@ -92,6 +92,9 @@ def migrate(url: str) -> None:
         engine.dispose()
 
 
+SQLITE_WRITERS = ("loop", "thread")
+"""Where the moves are written on SQLite: on the event loop, or on a thread of their own."""
+
 MIGRATION_LOCK = 0x7A7E7E
 """The PostgreSQL advisory lock held while migrating."""
 
@@ -181,8 +184,20 @@ class LoggedMove:
 
 
 class Store:
-    def __init__(self, url: str, observe: Callable[[int], None] | None = None) -> None:
-        """``observe`` is told the size of every batch of moves committed (metrics)."""
+    def __init__(
+        self,
+        url: str,
+        observe: Callable[[int], None] | None = None,
+        sqlite_writer: str | None = None,
+    ) -> None:
+        """``observe`` is told the size of every batch of moves committed (metrics).
+        ``sqlite_writer`` (``TAPETE_SQLITE_WRITER``, ``tapete serve --sqlite-writer``): on
+        SQLite, ``loop`` (the default) writes the moves on the event loop, ``thread`` on a
+        thread of their own, with SQLite's stock locking and checkpoints."""
+        writer = sqlite_writer or os.environ.get("TAPETE_SQLITE_WRITER") or "loop"
+        if writer not in SQLITE_WRITERS:
+            raise ValueError(f"sqlite writer: {writer!r} is not one of {SQLITE_WRITERS}")
+        on_loop = writer == "loop"
         self.url = async_url(url)
         self.engine: AsyncEngine = create_async_engine(self.url)
         if self.engine.dialect.name == "sqlite":
@@ -190,9 +205,9 @@ class Store:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         writing = create_engine(sync_url(self.url), pool_size=1, max_overflow=0)
         if writing.dialect.name == "sqlite":
-            event.listen(writing, "connect", _sqlite_writer)
+            event.listen(writing, "connect", _sqlite_writer if on_loop else _sqlite_thread)
             event.listen(writing, "begin", _begin_immediate)
-        self.writer = MoveWriter(writing, utcnow, observe)
+        self.writer = MoveWriter(writing, utcnow, observe, on_loop)
         self.accounts = Accounts(self.sessions)
         """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
 
@@ -484,6 +499,14 @@ def _sqlite_writer(dbapi_connection: Any, record: Any) -> None:
     cur.execute("PRAGMA busy_timeout=0")
     cur.execute("PRAGMA wal_autocheckpoint=0")
     cur.close()
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_thread(dbapi_connection: Any, record: Any) -> None:
+    """The move writer's connection on a thread of its own (``--sqlite-writer thread``):
+    SQLite's stock waiting for the write lock and checkpoints; its transactions begun by
+    SQLAlchemy, as on the loop."""
+    _sqlite_pragmas(dbapi_connection, record)
     dbapi_connection.isolation_level = None
 
 

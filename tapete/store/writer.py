@@ -102,19 +102,23 @@ class MoveWriter:
     """The one writer of moves for a database (``engine``: a synchronous one, used from the
     writer's thread only on PostgreSQL, from the event loop only on SQLite, whose connection
     must not wait for the write lock nor checkpoint: see ``_sqlite_writer`` in
-    :mod:`tapete.store.repo`). ``observe`` is told each batch's size (tests)."""
+    :mod:`tapete.store.repo`). ``observe`` is told each batch's size (tests). ``on_loop``
+    False: on SQLite too, the writer's own thread, as SQLite stock (``tapete serve
+    --sqlite-writer thread``: its connection waits for the lock and checkpoints itself)."""
 
     def __init__(
         self,
         engine: Engine,
         now: Callable[[], datetime],
         observe: Callable[[int], None] | None = None,
+        on_loop: bool = True,
     ) -> None:
         self.engine = engine
         self.now = now
         self.observe = observe
-        self.on_loop = engine.dialect.name == "sqlite"
-        """Batches are written on the event loop (SQLite), not on a thread (PostgreSQL)."""
+        self.on_loop = on_loop and engine.dialect.name == "sqlite"
+        """Batches are written on the event loop (SQLite, unless asked not to), not on a
+        thread (PostgreSQL)."""
         self._queued: list[Pending] = []
         """On the loop: the moves waiting for the next batch, in order."""
         self._flush: asyncio.Handle | None = None
@@ -141,6 +145,11 @@ class MoveWriter:
         )
         """A move as the driver takes it: SQLite's JSON text from SQLAlchemy's own conversion;
         PostgreSQL's (whose dialect leaves it to psycopg) the same text, cast in the SQL."""
+
+    @property
+    def where(self) -> str:
+        """Where batches are written: "loop" (SQLite, on the event loop) or "thread"."""
+        return "loop" if self.on_loop else "thread"
 
     async def append(
         self, game_id: str, n: int, seat: int, move: dict[str, Any], outcome: dict[str, Any] | None

@@ -16,13 +16,38 @@ from tests.cluster.conftest import RedisServer
 TTL = 0.6
 
 
+class Heard:
+    """A node's handler that keeps what it hears: pushes (their bodies, read as numbers),
+    lost units, orphans; it answers a request with the sender and the body twice over."""
+
+    def __init__(self) -> None:
+        self.pushes: list[int] = []
+        self.lost_units: list[list[str]] = []
+        self.orphans: list[str] = []
+
+    def push(self, sender: str, body: bytes) -> None:
+        self.pushes.append(int(body))
+
+    async def request(self, sender: str, body: bytes) -> bytes:
+        return f"{sender}:{int(body) * 2}".encode()
+
+    async def lost(self, units: list[str]) -> None:
+        self.lost_units.append(units)
+
+    async def orphan(self, unit: str) -> None:
+        self.orphans.append(unit)
+
+    def back(self) -> None:
+        pass
+
+
 @pytest.fixture
 async def nodes(redis_server: RedisServer) -> AsyncIterator[Callable[[str], Any]]:
     made: list[Node] = []
 
     async def make(me: str) -> Node:
         node = Node(redis_server.url, me, ttl=TTL)
-        await node.start()
+        await node.start(Heard())
         made.append(node)
         return node
 
@@ -50,12 +75,8 @@ async def test_a_node_that_loses_a_lease_is_told(
     nodes: Callable[[str], Any], redis_client: Any
 ) -> None:
     a = await nodes("a")
-    told: list[list[str]] = []
-
-    async def lost(units: list[str]) -> None:
-        told.append(units)
-
-    a.on_lost = lost
+    assert isinstance(a.handler, Heard)
+    told = a.handler.lost_units
     assert await a.claim("room:9") is None
     assert await a.claim("game:2") is None
     await redis_client.set("tapete:lease:room:9", "someone-else")
@@ -73,16 +94,13 @@ async def test_the_units_of_a_dead_node_are_shared_out_once(
         assert await dead.claim(unit) is None
     for task in dead._tasks:  # it stops beating, its leases and heartbeat run out
         task.cancel()
-    adopted: dict[str, list[str]] = {"b": [], "c": []}
     b, c = await nodes("b"), await nodes("c")
-    for node in (b, c):
-
-        async def orphan(unit: str, me: str = node.me) -> None:
-            adopted[me].append(unit)
-
-        node.on_orphan = orphan
-    await asyncio.sleep(TTL * 3)
-    got = adopted["b"] + adopted["c"]
+    assert isinstance(b.handler, Heard) and isinstance(c.handler, Heard)
+    for _ in range(500):  # (they notice at their next beats: waited for, not slept for)
+        if len(b.handler.orphans) + len(c.handler.orphans) >= len(units):
+            break
+        await asyncio.sleep(0.01)
+    got = b.handler.orphans + c.handler.orphans
     assert sorted(got) == sorted(units)  # every unit, each to one node
     for unit in units:
         assert await b.leases.owner_of(unit) in ("b", "c")
@@ -93,20 +111,15 @@ async def test_pushes_arrive_in_order_and_requests_are_answered(
     nodes: Callable[[str], Any],
 ) -> None:
     a, b = await nodes("a"), await nodes("b")
-    got: list[int] = []
-    b.pushes["n"] = lambda sender, body: got.append(body[1])
-
-    async def double(sender: str, body: list[Any]) -> Any:
-        return [sender, body[1] * 2]
-
-    b.requests["double"] = double
+    assert isinstance(b.handler, Heard)
+    got = b.handler.pushes
     for i in range(300):
-        a.push("b", ["n", i])
-    assert await a.call("b", ["double", 21]) == ["a", 42]
+        a.push("b", str(i).encode())
+    assert await a.call("b", b"21") == b"a:42"
     for _ in range(100):
         if len(got) == 300:
             break
         await asyncio.sleep(0.01)
     assert got == list(range(300))
     with pytest.raises(Unreachable):
-        await a.call("nobody", ["double", 1], timeout=0.3)
+        await a.call("nobody", b"1", timeout=0.3)

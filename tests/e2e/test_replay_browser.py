@@ -26,7 +26,7 @@ def steps_of(page: Page, server_url: str, game: str, seat: int | None = None) ->
 
 
 @pytest.mark.console_errors(  # (another guest asks for it: refused)
-    r"status of 404 \(Not Found\) @ http://[\d.:]+/partida/\w+/repeticion$"
+    r"status of 404 \(Not Found\) @ http://[\d.:]+/partida/[\w-]+/repeticion$"
 )
 def test_a_guerra_game_from_the_deal_to_the_end(
     page: Page, phone: Page, server_url: str, screenshots: Path

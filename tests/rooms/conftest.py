@@ -7,9 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tapete.registry import REGISTRY
+from tapete.rooms.messages import RoomActionType
 from tapete.store import Store, default_url, migrate
 
 
@@ -33,3 +35,10 @@ def patch_bots(
     assert found.bots is not None
     bots = replace(found.bots, choose=wrap(found.bots.choose))
     monkeypatch.setitem(REGISTRY, kind, replace(found, bots=bots))
+
+
+def room_action(data: dict[str, Any]) -> RoomActionType:
+    """A private room's action as the socket would have read it from ``data`` (a
+    ``lobby`` message's fields)."""
+    found: RoomActionType = msgspec.convert(data, RoomActionType)
+    return found

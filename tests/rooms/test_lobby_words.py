@@ -8,13 +8,16 @@ from typing import Any
 from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom
 from tapete.store import Store
+from tests.rooms.conftest import room_action
 
 HOST, ANA = "host-" + "h" * 19, "ana-" + "a" * 20
 FAST = Settings(bot_pace=0)
 
 
 async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
-    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+    return await lobby.act(
+        guest, room_action({"action": action, "version": lobby.version, **fields})
+    )
 
 
 async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> None:
@@ -24,7 +27,7 @@ async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> 
     english = [s["name"] for s in lobby.state(HOST, "en")["seats"]]
     spanish = [s["name"] for s in lobby.state(HOST, "es")["seats"]]
     assert english[:2] == ["Host", "Computer 1"] and spanish[:2] == ["Host", "Ordenador 1"]
-    sent: list[dict[str, Any]] = []
+    sent: list[Any] = []
     lobby.enter(ANA, sent.append, "en")  # a friend reading English, watching
     assert await act(lobby, HOST, "bot", seat=2, level="normal") is None
     assert [s["name"] for s in sent[-1]["seats"]][1:] == ["Computer 1", "Computer 2"]

@@ -21,7 +21,7 @@ async def open_room(
     room = await Table.open(record, store, settings)
     room.state = onecard.load(position)
     room.clocks.sync()
-    inbox: dict[int, list[dict[str, Any]]] = {}
+    inbox: dict[int, list[Any]] = {}
     for seat, info in enumerate(seats):
         if info["kind"] == "human":
             inbox[seat] = []

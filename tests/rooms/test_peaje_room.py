@@ -10,13 +10,16 @@ from typing import Any
 from tapete.rooms import Live, Settings, Table
 from tapete.rooms.private_room import PrivateRoom
 from tapete.store import Store
+from tests.rooms.conftest import room_action
 
 HOST, ANA, LUIS = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19)
 FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
 
 
 async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
-    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+    return await lobby.act(
+        guest, room_action({"action": action, "version": lobby.version, **fields})
+    )
 
 
 async def playing(live: Live, options: dict[str, Any], *friends: str) -> tuple[PrivateRoom, Table]:
@@ -98,8 +101,8 @@ async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematc
     await room.settled()
     assert room.version == 0  # nothing is played for an away validator
     room.state.result = {"winner": 0, "reason": "route"}
-    await lobby.act(HOST, {"action": "rematch"})
-    await lobby.act(ANA, {"action": "rematch"})
+    await lobby.act(HOST, room_action({"action": "rematch"}))
+    await lobby.act(ANA, room_action({"action": "rematch"}))
     second = lobby.record.game_id
     assert second is not None and second != room.id
     new = await live.read_table(second)

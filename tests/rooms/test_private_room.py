@@ -12,6 +12,7 @@ import pytest
 from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom, clean_name
 from tapete.store import Store
+from tests.rooms.conftest import room_action
 
 HOST, ANA, LUIS, MARTA, EVE = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19,
                                "marta-" + "m" * 18, "eve-" + "e" * 20)  # fmt: skip
@@ -19,7 +20,9 @@ FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
 
 
 async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
-    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+    return await lobby.act(
+        guest, room_action({"action": action, "version": lobby.version, **fields})
+    )
 
 
 async def test_friends_join_by_code_and_the_room_fills(store: Store) -> None:
@@ -59,7 +62,9 @@ async def test_only_the_host_runs_the_room_and_versions_are_checked(store: Store
     await act(lobby, ANA, "take", name="Ana")
     refused = await act(lobby, ANA, "bot", seat=2, level="normal")
     assert refused is not None and refused["code"] == "not_host"
-    stale = await lobby.act(HOST, {"action": "bot", "seat": 2, "level": "normal", "version": 0})
+    stale = await lobby.act(
+        HOST, room_action({"action": "bot", "seat": 2, "level": "normal", "version": 0})
+    )
     assert stale is not None and stale["code"] == "stale_version" and "lobby" in stale
     assert await act(lobby, HOST, "bot", seat=2, level="dificil") is None
     assert lobby.seats[2]["kind"] == "bot" and lobby.seats[2]["level"] == "dificil"
@@ -135,16 +140,16 @@ async def test_rematch_when_every_human_accepts_the_next_player_starts(store: St
     await act(lobby, HOST, "start")
     first = lobby.record.game_id
     assert first is not None
-    early = await lobby.act(ANA, {"action": "rematch"})
+    early = await lobby.act(ANA, room_action({"action": "rematch"}))
     assert early is not None and early["code"] == "not_over"
     room = await live.read_table(first)
     assert room is not None
     room.state.result = {"winner": 0, "reason": "all_cards", "counts": [52, 0, 0],
                          "duels": 1, "wars": 0, "tied": []}  # fmt: skip
-    assert await lobby.act(HOST, {"action": "rematch"}) is None
+    assert await lobby.act(HOST, room_action({"action": "rematch"})) is None
     assert lobby.record.game_id == first  # Ana has not accepted yet
     assert lobby.state(ANA)["rematch"] == [0]
-    assert await lobby.act(ANA, {"action": "rematch"}) is None
+    assert await lobby.act(ANA, room_action({"action": "rematch"})) is None
     second = lobby.record.game_id
     assert second is not None and second != first and lobby.record.games == 2
     new = await live.read_table(second)
@@ -161,7 +166,7 @@ async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(store: Store) ->
     assert lobby.record.game_id is not None
     room = await live.read_table(lobby.record.game_id)
     assert room is not None
-    assert await lobby.act(ANA, {"action": "leave", "version": lobby.version}) is None
+    assert await lobby.act(ANA, room_action({"action": "leave", "version": lobby.version})) is None
     assert 1 in room.bots.seats()
     assert await room.submit(HOST, room.version, {"type": "turn"}) is None
     await room.settled()
@@ -248,17 +253,17 @@ async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -
     live = Live(store, FAST)
     lobby = await live.rooms.create("onecard", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
-    inbox: list[dict[str, Any]] = []
+    inbox: list[Any] = []
     lobby.enter(HOST, inbox.append, "es")
-    assert await lobby.act(ANA, {"action": "react", "key": "bien"}) is None
+    assert await lobby.act(ANA, room_action({"action": "react", "key": "bien"})) is None
     assert {"type": "reaction", "seat": 1, "key": "bien"} in inbox
-    free_text = await lobby.act(ANA, {"action": "react", "key": "hola a todos"})
+    free_text = await lobby.act(ANA, room_action({"action": "react", "key": "hola a todos"}))
     assert free_text is not None and free_text["code"] == "bad_message"
-    stranger = await lobby.act(EVE, {"action": "react", "key": "uy"})
+    stranger = await lobby.act(EVE, room_action({"action": "react", "key": "uy"}))
     assert stranger is not None and stranger["code"] == "not_in_room"
-    await lobby.act(ANA, {"action": "react", "key": "uy"})
-    await lobby.act(ANA, {"action": "react", "key": "risa"})
-    too_fast = await lobby.act(ANA, {"action": "react", "key": "aplauso"})
+    await lobby.act(ANA, room_action({"action": "react", "key": "uy"}))
+    await lobby.act(ANA, room_action({"action": "react", "key": "risa"}))
+    too_fast = await lobby.act(ANA, room_action({"action": "react", "key": "aplauso"}))
     assert too_fast is not None and too_fast["code"] == "too_fast"
     assert sum(1 for m in inbox if m["type"] == "reaction") == 3
     assert lobby.version == 1  # reactions change nothing in the room

@@ -70,7 +70,7 @@ async def play(room: Table, kind: str, seed: int, moves: int) -> int:
     inboxes: list[list[dict[str, Any]]] = []
     players = len(room.record.seats)
     for g in guests(players):
-        box: list[dict[str, Any]] = []
+        box: list[Any] = []
         _, joined = room.subscribe(g, box.append, None)
         box.append(joined)
         inboxes.append(box)

@@ -15,6 +15,7 @@ from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom
 from tapete.rooms.table import Table
 from tapete.store import Store
+from tests.rooms.conftest import room_action
 
 HOST, ANA, LUIS = "host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19
 EVE = "eve-" + "e" * 20
@@ -34,7 +35,9 @@ async def until(check: Callable[[], bool], timeout: float = 3.0) -> None:
 
 
 async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
-    return await lobby.act(guest, {"action": action, "version": lobby.version, **fields})
+    return await lobby.act(
+        guest, room_action({"action": action, "version": lobby.version, **fields})
+    )
 
 
 class Player:
@@ -43,7 +46,7 @@ class Player:
 
     def __init__(self, live: Live, lobby: PrivateRoom, guest: str) -> None:
         self.rooms, self.lobby, self.guest = live, lobby, guest
-        self.inbox: list[dict[str, Any]] = []
+        self.inbox: list[Any] = []
         self.conn, entered = lobby.enter(guest, self.inbox.append, "es")
         self.inbox.append(entered)
         self.game: tuple[Table, int] | None = None
@@ -65,7 +68,8 @@ class Player:
         self.lobby.leave_conn(self.conn)
 
     def last(self, kind: str) -> dict[str, Any]:
-        return [m for m in self.inbox if m["type"] == kind][-1]
+        found: dict[str, Any] = [m for m in self.inbox if m["type"] == kind][-1]
+        return found
 
 
 async def room_of(
@@ -291,7 +295,7 @@ async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
     store: Store,
 ) -> None:
     live, lobby = await room_of(store, [HOST, ANA], SLOW, players=3)
-    watcher: list[dict[str, Any]] = []
+    watcher: list[Any] = []
     lobby.enter(ANA, watcher.append, "es")
     assert await act(lobby, HOST, "remove", seat=1) is None
     assert lobby.seat_of(ANA) is None

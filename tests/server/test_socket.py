@@ -13,6 +13,7 @@ from starlette.websockets import WebSocket
 from tapete.rooms import Settings
 from tapete.server.app import create_app
 from tapete.server.limits import Limits
+from tapete.server.socket.wsimpl import direct_writer
 
 
 def join(ws: Any, game_id: str, version: int | None = None) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def test_join_then_turn_broadcasts_human_then_computer(client: TestClient, h: An
         ('{"type": "move", "version": 0, "move": "turn"}', "bad_move"),
         ('{"type": "move", "version": 0, "move": {"type": "turn", "x": 1}}', "bad_move"),
         ('{"type": "move", "version": 5, "move": {"type": "turn"}}', "stale_version"),
-        ('{"type": "move", "version": "0", "move": {"type": "turn"}}', "stale_version"),
+        ('{"type": "move", "version": "0", "move": {"type": "turn"}}', "bad_message"),
         ('{"type": "move", "move": {"type": "turn"}}', "stale_version"),
         ("x" * 5000, "bad_message"),
     ],
@@ -214,10 +215,29 @@ def test_the_log_rebuilds_the_game_after_a_restart(db_url: str) -> None:
 
 
 def test_an_accepted_socket_forgets_its_handshake_and_keeps_what_it_read(
-    client: TestClient, h: Any
+    db_url: str, h: Any
 ) -> None:
-    """The handshake's headers are let go once the socket is accepted (they would be kept
-    for its whole life); the guest and the language read from them stay."""
+    """With the lean sockets (``tapete serve``'s default) the handshake's headers are let
+    go once the socket is accepted (they would be kept for its whole life); the guest and
+    the language read from them stay."""
+    with TestClient(create_app(db_url, direct=direct_writer)) as client:
+        client.get("/")
+        forgets_its_handshake(client, h)
+
+
+def test_stock_sockets_keep_their_handshake(client: TestClient, h: Any) -> None:
+    """Without the lean sockets (``--ws websockets``), Starlette's objects are left as
+    Starlette keeps them: nothing private of theirs is touched."""
+    game_id = h.new_game(client)
+    with client.websocket_connect("/ws", headers={"accept-language": "en"}) as ws:
+        assert join(ws, game_id)["seat"] == 0
+        sockets = [
+            o for o in gc.get_objects() if isinstance(o, WebSocket) and o.scope["path"] == "/ws"
+        ]
+        assert sockets and all(s.scope["headers"] != [] for s in sockets)
+
+
+def forgets_its_handshake(client: TestClient, h: Any) -> None:
     game_id = h.new_game(client)
     with client.websocket_connect("/ws", headers={"accept-language": "en"}) as ws:
         assert join(ws, game_id)["seat"] == 0  # the guest, from the cookie

@@ -14,17 +14,20 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tapete.rooms import Settings
+from tapete.rooms import Settings, Table
 from tapete.server.app import create_app
 from tapete.server.limits import Limits
-from tapete.server.socket import CLOSE_TOO_SLOW, Conn, Sockets
+from tapete.server.socket import Conn, Sockets
+from tapete.server.socket.conn import CLOSE_TOO_SLOW, Here
 from tapete.server.state import Hall
 from tapete.store import default_url
 
 PING = {"type": "websocket.receive", "text": '{"type": "ping"}'}
 
 
-class FakeRoom:
+class FakeTable(Table):
+    """A table that only hears who leaves it."""
+
     def __init__(self) -> None:
         self.left: list[int] = []
 
@@ -32,10 +35,14 @@ class FakeRoom:
         self.left.append(conn)
 
 
+def stays(conn: Conn, what: str) -> None:
+    """What a connection is told when what it follows moved: nothing moves here."""
+
+
 async def test_a_queue_past_its_cap_closes_the_connection_and_leaves_the_room() -> None:
-    conn = Conn("g", "es", Limits(socket_queue_messages=5, socket_queue_bytes=10_000))
-    room = FakeRoom()
-    conn.game = (room, 7)  # type: ignore[assignment]
+    conn = Conn("g", "es", Limits(socket_queue_messages=5, socket_queue_bytes=10_000), stays)
+    table = FakeTable()
+    conn.table = Here(table, 7)
     for i in range(5):
         conn.send({"type": "pong", "ref": i})
     assert len(conn.out) == 5 and conn.closed is None
@@ -43,11 +50,11 @@ async def test_a_queue_past_its_cap_closes_the_connection_and_leaves_the_room() 
         conn.send({"type": "pong", "ref": i})
     assert conn.closed is not None and conn.closed[0] == CLOSE_TOO_SLOW and conn.closed[1]
     assert len(conn.out) == 0 and conn.queued_bytes == 0  # its queue dropped
-    assert room.left == [7] and conn.game is None  # the room unsubscribed it
+    assert table.left == [7] and conn.table is None  # the table unsubscribed it
 
 
 async def test_the_byte_cap_counts_too() -> None:
-    conn = Conn("g", "es", Limits(socket_queue_messages=1000, socket_queue_bytes=500))
+    conn = Conn("g", "es", Limits(socket_queue_messages=1000, socket_queue_bytes=500), stays)
     for _ in range(100):
         conn.send({"type": "pong", "ref": "x" * 100})
         assert conn.queued_bytes <= 500
@@ -155,10 +162,10 @@ def test_one_sync_at_a_time(client: TestClient, h: Any) -> None:
     sockets: Sockets = client.app.state.sockets  # type: ignore[attr-defined]
 
     async def twice() -> list[dict[str, Any]]:
-        conn = Conn(None, "es", sockets.hall.limits)
-        conn.game = (room, 0)
+        conn = Conn(None, "es", sockets.hall.limits, stays)
+        conn.table = Here(room, 0)
         for _ in range(2):
-            await sockets.handle('{"type": "sync"}', conn)
+            await sockets.router.handle(conn, '{"type": "sync"}')
         return [item for item in conn.out]  # type: ignore[misc]
 
     out = client.portal.call(twice)  # type: ignore[union-attr]
@@ -194,30 +201,33 @@ def test_sockets_per_address_past_the_limit_are_closed_with_4029(db_url: str) ->
 
 
 @pytest.mark.parametrize(
-    ("payload", "detail"),
+    ("payload", "code"),
     [
-        ("[" * 1000 + "]" * 1000, "levels"),
-        ('{"type": "ping", "ref": ' + "[" * 17 + "]" * 17 + "}", "levels"),
-        ('{"type":"ping","ref":"\\ud800"}', "unicode"),
-        ('{"type":"ping","ref":{"\\udfff": 1}}', "unicode"),
+        ("[" * 1000 + "]" * 1000, "bad_message"),
+        ('{"type": "ping", "ref": ' + "[" * 17 + "]" * 17 + "}", "bad_message"),
+        ('{"type": "move", "move": ' + "[" * 3000 + "]" * 3000 + "}", "bad_message"),
+        ('{"type":"ping","ref":"\\ud800"}', "bad_json"),
+        ('{"type":"ping","ref":{"\\udfff": 1}}', "bad_json"),
     ],
 )
-def test_too_deep_or_not_unicode_is_a_bad_message(
-    client: TestClient, payload: str, detail: str, caplog: pytest.LogCaptureFixture
+def test_too_deep_or_not_unicode_is_refused(
+    client: TestClient, payload: str, code: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """The decoder refuses what nests deeper than any message may, or carries a lone
+    surrogate (no answer could carry it back), before anyone handles it."""
     with client.websocket_connect("/ws") as ws:
         ws.send_text(payload)
         reply = ws.receive_json()
-        assert reply["code"] == "bad_message" and detail in reply["message"]
+        assert reply["type"] == "error" and reply["code"] == code
         ws.send_text('{"type":"ping","ref":"\\ud83d\\ude00"}')  # a pair is a character
         assert ws.receive_json() == {"type": "pong", "ref": "😀"}
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-def test_json_as_deep_as_the_limit_is_fine(client: TestClient) -> None:
+def test_a_field_no_message_has_is_ignored_however_deep(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
-        ws.send_text('{"type": "ping", "ref": ' + "[" * 15 + "]" * 15 + "}")
-        assert ws.receive_json()["type"] == "pong"
+        ws.send_text('{"type": "ping", "ref": 5, "extra": ' + "[" * 15 + "]" * 15 + "}")
+        assert ws.receive_json() == {"type": "pong", "ref": 5}
 
 
 def test_a_binary_frame_gets_an_error(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""The socket's direct way out (:mod:`tapete.server.wsimpl`): a message already encoded is
+"""The socket's direct way out (:mod:`tapete.server.socket.wsimpl`): a message already encoded is
 written as one text frame without the ASGI round, on a real uvicorn server; it steps aside
 (the ASGI way is taken) where it cannot write the same bytes: compression negotiated, a
 ``send`` that something wraps, a message queued ahead of it."""
@@ -19,7 +19,7 @@ import websockets
 
 from tapete.server.limits import Limits
 from tapete.server.socket import Conn
-from tapete.server.wsimpl import LeanEvent, LeanQueue, LeanSansIOProtocol, direct_writer
+from tapete.server.socket.wsimpl import LeanEvent, LeanQueue, LeanSansIOProtocol, direct_writer
 
 SIZES = (12, 125, 126, 4000, 65535, 65536, 200_000)
 """Payload sizes on both sides of each of the frame header's three length forms."""
@@ -122,7 +122,7 @@ def test_a_message_queued_first_is_not_overtaken() -> None:
             written.append(data)
         return accept[0]
 
-    conn = Conn("g", "es", Limits(), direct=direct)
+    conn = Conn("g", "es", Limits(), lambda conn, what: None, direct=direct)
     conn.send_bytes(b'{"n":1}')
     accept[0] = True
     conn.send_bytes(b'{"n":2}')

@@ -173,9 +173,41 @@ def direct_writer(send: Any) -> Callable[[bytes], bool] | None:
     return owner.write_text if isinstance(owner, LeanSansIOProtocol) else None
 
 
-IMPLEMENTATIONS: dict[str, Any] = {
-    "websockets-sansio": LeanSansIOProtocol,
-    "websockets": "websockets",
-    "wsproto": "wsproto",
+TESTED: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "uvicorn": ((0, 55), (0, 56)),
+    "websockets": ((17, 0), (18, 0)),
 }
-"""``tapete serve --ws``: the name → what uvicorn's ``ws`` setting is given."""
+"""The versions (from, up to but not including) of the libraries whose insides this module
+reaches into that it was tested on; pyproject.toml pins the same ranges."""
+
+
+def untested() -> str | None:
+    """Why this implementation cannot be trusted with the installed libraries (a version
+    outside :data:`TESTED`), or None: ``tapete serve`` then falls back to uvicorn's stock
+    ``websockets`` and says so, rather than break the hall silently.
+
+    >>> untested() is None
+    True
+    """
+    import uvicorn
+    import websockets
+
+    for name, installed in (
+        ("uvicorn", uvicorn.__version__),
+        ("websockets", websockets.version.version),
+    ):
+        low, high = TESTED[name]
+        version = _major_minor(installed)
+        if not low <= version < high:
+            return f"{name} {installed} is not within the tested {_text(low)}–{_text(high)}"
+    return None
+
+
+def _major_minor(version: str) -> tuple[int, int]:
+    """``"0.55.1"`` → ``(0, 55)``; a part that is not a number counts as 0."""
+    parts = [int(p) if p.isdigit() else 0 for p in [*version.split("."), "0", "0"][:2]]
+    return parts[0], parts[1]
+
+
+def _text(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
