@@ -291,7 +291,13 @@ class Rules(Protocol[C_in, S, M]):
 
 
 class Drafting(Protocol[S_in]):
-    """A game whose players build a draft that the server checks without applying it."""
+    """A game whose players build a draft that the server checks without applying it.
+
+    ``check`` reports in codes, as the rules refuse a move: its ``errors`` are
+    ``[{"code", "params", …}]``, refusals of the game (:attr:`GameSpec.messages`), and each
+    of its ``sets`` has a ``reason`` why it is not valid (None if it is), the parameter
+    ``reason`` of a refusal (named by :attr:`GameSpec.params`). The room words them for the
+    player (:meth:`GameSpec.word_draft`)."""
 
     def parse_layout(self, data: Any) -> Any: ...
     def check(self, state: S_in, seat: int, layout: Any) -> JSON: ...
@@ -452,3 +458,25 @@ class GameSpec(Generic[C, S, M]):
             words = text(self.key, lang, title)
             return describe(exc.code, lang, self.key, self.messages, None, field=words)
         return describe(exc.code, lang, self.key, self.messages, self.params, **exc.params)
+
+    def word_draft(self, report: JSON, lang: str) -> JSON:
+        """A draft's report (:meth:`Drafting.check`) with its words in ``lang``: each
+        error's ``message`` (the refusal it would be) and each set's ``why`` (its reason in
+        words; None for a valid set). The page shows them as they come."""
+        from tapete.i18n import translations
+
+        gettext = translations(lang, self.key).gettext
+
+        def why(reason: Any) -> str | None:
+            if reason is None:
+                return None
+            return self.params("reason", reason, gettext) if self.params else str(reason)
+
+        return {
+            **report,
+            "errors": [
+                {**e, "message": self.describe(IllegalMove(e["code"], **e["params"]), lang)}
+                for e in report["errors"]
+            ],
+            "sets": [{**s, "why": why(s["reason"])} for s in report["sets"]],
+        }
