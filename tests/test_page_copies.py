@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tapete import cards
 from tapete.games import rummy
+from tapete.games.rummy import names
 from tapete.games.rummy.sets import MESSAGES as SET_MESSAGES
+from tapete.tiles import COLOUR_MARKS, COLOURS
 
 JS = Path(__file__).resolve().parents[1] / "tapete" / "server" / "static" / "js"
 
@@ -45,3 +48,25 @@ def test_rummy_page_has_no_copy_of_the_refusals(msgids: Iterable[str]) -> None:
     """Why a set is not valid and which rule a draft breaks come worded in the room's
     ``checked`` report (``GameSpec.word_draft``)."""
     assert copies((JS / "rummy.js").read_text(), [m for m in msgids if m != "{reason}"]) == []
+
+
+def test_rummy_page_has_no_copy_of_the_tiles_names() -> None:
+    """A tile's name, its colour's mark and the colours' order come in the page's words
+    (``SPEC.page_words``: :func:`tapete.games.rummy.names.page_words`)."""
+    msgids = [
+        *names.COLOUR.values(), *names.RUN_COLOUR.values(), *names.TILE.values(),
+        *names.THE_TILE.values(), names.JOKER, names.THE_JOKER, names.NEXT_IN_SET,
+        names.EITHER, *COLOUR_MARKS, COLOURS,
+    ]  # fmt: skip
+    assert copies((JS / "rummy.js").read_text(), msgids) == []
+
+
+def test_cards_module_has_no_copy_of_the_decks_names() -> None:
+    """Ranks, suits, how a card's name is made and its article come in the page's words
+    (``GameSpec.page_words``: :func:`tapete.games.protocol.deck_words`, from
+    :mod:`tapete.cards`); ``cards.js`` draws."""
+    msgids = [
+        *cards.RANK_NAMES.values(), *cards.SUIT_NAMES.values(), cards.CARD_NAME,
+        cards.THE_CARD, cards.THE_CARD_FEMININE,
+    ]  # fmt: skip
+    assert copies((JS / "cards.js").read_text(), msgids) == []

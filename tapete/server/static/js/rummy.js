@@ -7,22 +7,21 @@
 // spectator (no seat: the view has no rack) sees the players and the table, no rack.
 import "./touch.js";
 import { Table, newEntries } from "./table.js";
-import { $, _, fmt, ngettext, toast } from "./ui.js";
+import { $, _, fmt, ngettext, pageData, toast } from "./ui.js";
 
-// --- names (the same message ids as tapete/games/rummy/names.py) ---------------------
+// --- names: the page's words, from the server (tapete/games/rummy/names.py, page_words) --
 
-const TILE = { R: _("{n} rojo"), A: _("{n} azul"), N: _("{n} negro"), O: _("{n} naranja") };
-const THE_TILE = { R: _("el {n} rojo"), A: _("el {n} azul"), N: _("el {n} negro"), O: _("el {n} naranja") };
-const MARKS = { R: "●", A: "■", N: "▲", O: "◆" };
+const WORDS = pageData("tapete-words");
+const MARKS = WORDS.marks; // each colour's shape, so a colour is never told by colour alone
+const ORDER = WORDS.colours; // the order the rack is sorted in
 const JOKER_WORD = _("COMODÍN");
 const JOKER_FACE = `<span class="n">★</span><span class="m">${JOKER_WORD}</span>`;
-const ORDER = "RANO"; // the order the rack is sorted in
 
 const isJoker = (code) => code.startsWith("J");
 const numOf = (code) => (isJoker(code) ? 0 : Number(code.slice(0, -1)));
 const colOf = (code) => (isJoker(code) ? "" : code.slice(-1));
-const tileName = (code) => (isJoker(code) ? _("comodín") : fmt(TILE[colOf(code)], { n: numOf(code) }));
-const theTile = (code) => (isJoker(code) ? _("el comodín") : fmt(THE_TILE[colOf(code)], { n: numOf(code) }));
+const tileName = (code) => (isJoker(code) ? WORDS.joker : fmt(WORDS.tile[colOf(code)], { n: numOf(code) }));
+const theTile = (code) => (isJoker(code) ? WORDS.the_joker : fmt(WORDS.the_tile[colOf(code)], { n: numOf(code) }));
 
 // --- the page ------------------------------------------------------------------------
 
