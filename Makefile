@@ -21,10 +21,12 @@ run: $(VENV)/.installed
 	$(VENV)/bin/tapete serve
 
 # Debian packages the tests use: chromium (browser tests), postgresql (the store on PostgreSQL),
-# redis-server and caddy (several processes as one hall, behind one address)
+# redis-server and caddy (several processes as one hall, behind one address), nodejs and npm
+# (the JS lint)
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v caddy >/dev/null 2>&1 || missing="$$missing caddy"; \
@@ -34,12 +36,23 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
 	fi
 
-lint: $(VENV)/.dev
+# ESLint for the ES modules, pinned by package-lock.json, in node_modules/ (again when the lock
+# changes); node and npm are Debian's, installed here when missing (as system-deps does)
+node_modules/.installed: package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing Debian packages for the JS lint: nodejs npm"; \
+	  $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: $(VENV)/.dev node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/tapete catalogs check
+	node_modules/.bin/eslint --max-warnings 0 tapete/server/static/js/
 
 # The browser tests and the rest at once, in two processes (each with its own servers on free
 # ports): the browser suite mostly waits on Chromium and its server, the rest is Python on

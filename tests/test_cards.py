@@ -1,6 +1,6 @@
 """The card codec: parsing and printing French cards, names, colours and shapes, each
-card's index — and the page's own tables of codes and names, checked against this one model
-of the French deck."""
+card's index — and the pages' words and their tables of symbols, checked against this one
+model of the French deck."""
 
 from __future__ import annotations
 
@@ -10,17 +10,13 @@ from pathlib import Path
 import pytest
 
 from tapete.cards import (
-    CARD_NAME,
     CODES,
     DECK,
-    FEMININE,
     RANK_CODES,
     RANK_NAMES,
     SUIT_CODES,
     SUIT_NAMES,
     SUIT_SYMBOL,
-    THE_CARD,
-    THE_CARD_FEMININE,
     Card,
     CardParseError,
     format_cards,
@@ -28,6 +24,7 @@ from tapete.cards import (
     parse_cards,
     rank_value,
 )
+from tapete.games.protocol import deck_words
 from tapete.i18n import translations
 
 SERVER = Path(__file__).resolve().parents[1] / "tapete" / "server"
@@ -194,32 +191,25 @@ def test_cards_are_hashable_and_immutable() -> None:
         card.rank = 3  # type: ignore[misc]
 
 
-# --- the page's copies of the model: checked against it -----------------------------------
+# --- the pages: the model's words, and the page's own tables checked against it ----------
 
 
-def _js_object(source: str, name: str) -> dict[str, str]:
-    """``const NAME = { K: "v", K: _("v"), … };`` of an ES module, as a dict of strings."""
-    found = re.search(rf"const {name} = \{{(.*?)\}};", source, re.S)
-    assert found, f"no table {name} in the module"
-    pairs = re.findall(r'(\w+): (?:_\()?"([^"]*)"\)?', found.group(1))
-    return dict(pairs)
-
-
-def test_the_page_names_cards_as_the_model_does() -> None:
-    """``static/js/cards.js`` draws and names a card from its code: its suits' symbols, its
-    rank and suit names (message ids, translated by the catalog the page receives), and the
-    articles are those of :mod:`tapete.cards`."""
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("domain", ["tapete", "guerra", "onecard", "peaje"])  # some games
+def test_the_pages_words_name_every_card_as_the_model_does(domain: str, lang: str) -> None:
+    """A page names a card from its words (``GameSpec.page_words``, :func:`deck_words`) as
+    ``static/js/cards.js`` does — ``card`` with the rank's and the suit's names, then the
+    rank's article — and that is the model's name for it, in the page's domain."""
+    gettext = translations(lang, domain).gettext
+    words = deck_words(gettext)
+    for card in DECK:
+        rank = card.code[:-1]  # (cards.js: the code but its last letter)
+        name = words["card"].format(rank=words["ranks"][rank], suit=words["suits"][card.suit])
+        assert name == card.words(gettext)
+        assert words["the_card"][rank].format(card=name) == card.the_words(gettext)
     source = (SERVER / "static" / "js" / "cards.js").read_text()
-    assert _js_object(source, "SUIT") == SUIT_SYMBOL
-    assert _js_object(source, "SUIT_NAME") == SUIT_NAMES
-    ranks = {str(RANK_CODES[r - 2]): name for r, name in RANK_NAMES.items()}
-    assert _js_object(source, "RANK_NAME") == ranks
-    feminine = re.search(r"const FEMININE = new Set\(\[(.*?)\]\)", source)
-    assert feminine and set(re.findall(r'"(\w+)"', feminine.group(1))) == {
-        RANK_CODES[r - 2] for r in FEMININE
-    }
-    for msgid in (CARD_NAME, THE_CARD, THE_CARD_FEMININE):
-        assert f'_("{msgid}"' in source, msgid
+    assert "fmt(WORDS.card, { rank: WORDS.ranks[rank], suit: WORDS.suits[suit] })" in source
+    assert "fmt(WORDS.the_card[parse(code).rank], { card: cardName(code) })" in source
 
 
 def test_every_other_table_of_suits_or_ranks_on_the_pages_is_the_model() -> None:
@@ -231,7 +221,7 @@ def test_every_other_table_of_suits_or_ranks_on_the_pages_is_the_model() -> None
             pairs = dict(re.findall(r'(\w): (?:_\()?"([^"]*)"\)?', match.group(0)))
             assert pairs in (SUIT_SYMBOL, SUIT_NAMES), f"{path.name}: {match.group(0)}"
             tables += 1
-    assert tables >= 3  # (cards.js: symbols and names; fairness.js: symbols)
+    assert tables >= 2  # (cards.js and fairness.js: the symbols)
     html = (SERVER / "templates" / "_cards.html").read_text()
     names = re.search(r"set names = \{(.*?)\}", html)
     suits = re.search(r"set suits = \{(.*?)\}", html)

@@ -291,7 +291,13 @@ class Rules(Protocol[C_in, S, M]):
 
 
 class Drafting(Protocol[S_in]):
-    """A game whose players build a draft that the server checks without applying it."""
+    """A game whose players build a draft that the server checks without applying it.
+
+    ``check`` reports in codes, as the rules refuse a move: its ``errors`` are
+    ``[{"code", "params", …}]``, refusals of the game (:attr:`GameSpec.messages`), and each
+    of its ``sets`` has a ``reason`` why it is not valid (None if it is), the parameter
+    ``reason`` of a refusal (named by :attr:`GameSpec.params`). The room words them for the
+    player (:meth:`GameSpec.word_draft`)."""
 
     def parse_layout(self, data: Any) -> Any: ...
     def check(self, state: S_in, seat: int, layout: Any) -> JSON: ...
@@ -355,6 +361,41 @@ def one_winner(outcome: JSON) -> list[int]:
     return [winner] if type(winner) is int else []
 
 
+Gettext = Callable[[str], str]
+
+
+def deck_words(gettext: Gettext) -> JSON:
+    """The French deck's words (:mod:`tapete.cards`, the one model of it) for a table page:
+    each rank's name and each suit's (``ranks``, ``suits``), how a card's name is made of
+    them (``card``) and, by rank, the article it takes in a sentence (``the_card``) — by
+    rank and suit code, never a card's: a page's words name no card it may not see.
+
+    >>> from tapete.i18n import translations
+    >>> words = deck_words(translations("es").gettext)
+    >>> words["card"], words["ranks"]["Q"], words["suits"]["S"], words["the_card"]["Q"]
+    ('{rank} de {suit}', 'reina', 'picas', 'la {card}')
+    """
+    from tapete import cards
+
+    codes = {rank: cards.RANK_CODES[rank - 2] for rank in cards.RANK_NAMES}
+    return {
+        "ranks": {codes[rank]: gettext(name) for rank, name in cards.RANK_NAMES.items()},
+        "suits": {suit: gettext(name) for suit, name in cards.SUIT_NAMES.items()},
+        "card": gettext(cards.CARD_NAME),
+        "the_card": {
+            code: gettext(cards.THE_CARD_FEMININE if rank in cards.FEMININE else cards.THE_CARD)
+            for rank, code in codes.items()
+        },
+    }
+
+
+@functools.cache
+def _page_words(build: Callable[[Gettext], JSON], domain: str, lang: str) -> JSON:
+    from tapete.i18n import translations
+
+    return build(translations(lang, domain).gettext)
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[C, S, M]):
     """Everything the generic layers know about a game, declared once, with the game."""
@@ -380,6 +421,11 @@ class GameSpec(Generic[C, S, M]):
     params: Callable[[str, Any, Callable[[str], str]], str] | None = None
     """Names a refusal's parameter in the player's language (a card code → «el as de
     picas»): ``params(name, value, gettext)``; None leaves every value as it is."""
+    page_words: Callable[[Gettext], JSON] = deck_words
+    """The words the game's table page names its pieces with, through the language's
+    ``gettext`` (the game's domain): JSON the page receives (``tapete-words``) and shows as
+    it is, so that no ES module holds a copy of the names. The default is the French deck's
+    (:func:`deck_words`)."""
     guide: Guide | None = None
     read_form: Callable[[Any], JSON] | None = None
     """Reads the setup form into options JSON, where reading field by field (the default,
@@ -452,3 +498,29 @@ class GameSpec(Generic[C, S, M]):
             words = text(self.key, lang, title)
             return describe(exc.code, lang, self.key, self.messages, None, field=words)
         return describe(exc.code, lang, self.key, self.messages, self.params, **exc.params)
+
+    def words(self, lang: str) -> JSON:
+        """:attr:`page_words` in ``lang``, built once per language."""
+        return _page_words(self.page_words, self.key, lang)
+
+    def word_draft(self, report: JSON, lang: str) -> JSON:
+        """A draft's report (:meth:`Drafting.check`) with its words in ``lang``: each
+        error's ``message`` (the refusal it would be) and each set's ``why`` (its reason in
+        words; None for a valid set). The page shows them as they come."""
+        from tapete.i18n import translations
+
+        gettext = translations(lang, self.key).gettext
+
+        def why(reason: Any) -> str | None:
+            if reason is None:
+                return None
+            return self.params("reason", reason, gettext) if self.params else str(reason)
+
+        return {
+            **report,
+            "errors": [
+                {**e, "message": self.describe(IllegalMove(e["code"], **e["params"]), lang)}
+                for e in report["errors"]
+            ],
+            "sets": [{**s, "why": why(s["reason"])} for s in report["sets"]],
+        }

@@ -412,7 +412,7 @@ class Table:
         return {
             "type": "checked",
             "version": self.version,
-            "report": drafting.check(self.state, seat, layout),
+            "report": self.spec.word_draft(drafting.check(self.state, seat, layout), lang),
         }
 
     def draft_of(self, seat: int | None) -> Any:

@@ -186,6 +186,7 @@ class Pages:
                 "normal",
             ),
             strings=js_strings(lang, found.key),
+            words=found.game.words(lang),
             lobby=room.state(guest, lang) if room is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
             looks=worn(account.equipped if account is not None else None),

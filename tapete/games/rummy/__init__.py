@@ -164,6 +164,7 @@ SPEC: Final = GameSpec[Config, State, Moves](
         "bad_position": N_("Posición mal formada ({field})."),
     },
     params=name_param,
+    page_words=names.page_words,
     fair_words={
         "title": N_("Unas fichas bien mezcladas"),
         "check": N_("Comprobar las fichas"),

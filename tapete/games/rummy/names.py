@@ -1,8 +1,8 @@
 """Tiles, colours and sets named in the player's language (the catalog's ``rummy`` domain).
 
 The rules write codes (``"10R"``, ``"J1"``, a colour's initial); these name them for a
-sentence. Each takes the language's ``gettext`` (the page's module names them the same way,
-with the same message ids)::
+sentence. Each takes the language's ``gettext``; the page receives them from here, in the
+player's language (:func:`page_words`), and holds no copy::
 
 >>> from tapete.i18n import translations
 >>> es, en = translations("es", "rummy").gettext, translations("en", "rummy").gettext
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from tapete.i18n import N_
-from tapete.tiles import COLOURS
+from tapete.tiles import COLOUR_MARKS, COLOURS
 
 Gettext = Callable[[str], str]
 
@@ -79,6 +79,26 @@ def colour(code: str, gettext: Gettext) -> str:
 
 def run_colour(code: str, gettext: Gettext) -> str:
     return gettext(RUN_COLOUR[code])
+
+
+def page_words(gettext: Gettext) -> dict[str, Any]:
+    """What Rummy's page names and draws tiles with (``SPEC.page_words``), by colour code:
+    a tile's name (``tile``: «{n} azul») and with its article (``the_tile``: «el {n} azul»),
+    the joker's (``joker``, ``the_joker``), each colour's mark (``marks``) and the colours
+    in a rack's order (``colours``). The page fills in the number: the words name no tile.
+
+    >>> words = page_words(lambda m: m)
+    >>> words["tile"]["A"], words["the_joker"], words["marks"]["R"], words["colours"]
+    ('{n} azul', 'el comodín', '●', 'RANO')
+    """
+    return {
+        "tile": {c: gettext(TILE[c]) for c in COLOURS},
+        "the_tile": {c: gettext(THE_TILE[c]) for c in COLOURS},
+        "joker": gettext(JOKER),
+        "the_joker": gettext(THE_JOKER),
+        "marks": dict(zip(COLOURS, COLOUR_MARKS, strict=True)),
+        "colours": COLOURS,
+    }
 
 
 def colour_code(c: int) -> str:

@@ -1,14 +1,10 @@
-// French cards drawn with HTML and CSS: readable ranks and suits at phone size; their names
-// (for screen readers and sentences) from the catalog.
-import { _ } from "./ui.js";
+// French cards drawn with HTML and CSS: readable ranks and suits at phone size. Their names
+// (for screen readers and sentences) are the page's words, written by the server from the
+// one model of the deck (tapete/cards.py, GameSpec.page_words): this module only draws.
+import { _, fmt, pageData } from "./ui.js";
 
 const SUIT = { H: "♥", D: "♦", C: "♣", S: "♠" };
-const SUIT_NAME = { H: _("corazones"), D: _("diamantes"), C: _("tréboles"), S: _("picas") };
-const RANK_NAME = {
-  2: _("dos"), 3: _("tres"), 4: _("cuatro"), 5: _("cinco"), 6: _("seis"), 7: _("siete"),
-  8: _("ocho"), 9: _("nueve"), 10: _("diez"), J: _("jota"), Q: _("reina"), K: _("rey"), A: _("as"),
-};
-const FEMININE = new Set(["J", "Q"]); // «la jota», «la reina»; every other rank is «el»
+const WORDS = pageData("tapete-words");
 
 export function parse(code) {
   return { rank: code.slice(0, -1), suit: code.slice(-1) };
@@ -20,14 +16,12 @@ export function isJoker(code) { return code.startsWith("JK"); }
 export function cardName(code) {
   if (isJoker(code)) return _("comodín");
   const { rank, suit } = parse(code);
-  return _("{rank} de {suit}", { rank: RANK_NAME[rank], suit: SUIT_NAME[suit] });
+  return fmt(WORDS.card, { rank: WORDS.ranks[rank], suit: WORDS.suits[suit] });
 }
 
 /** With its article, for a sentence: «el rey de picas», «la reina de picas», "the king of spades". */
 export function theCard(code) {
-  if (isJoker(code)) return _("el comodín");
-  const name = cardName(code);
-  return FEMININE.has(parse(code).rank) ? _("la {card}", { card: name }) : _("el {card}", { card: name });
+  return isJoker(code) ? _("el comodín") : fmt(WORDS.the_card[parse(code).rank], { card: cardName(code) });
 }
 
 export function cardText(code) {
@@ -73,4 +67,4 @@ export function backEl(extra = "", label = _("carta boca abajo")) {
 }
 
 export const SUITS = SUIT;
-export function suitName(s) { return SUIT_NAME[s]; }
+export function suitName(s) { return WORDS.suits[s]; }

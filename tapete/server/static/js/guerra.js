@@ -133,7 +133,7 @@ function seatRow(seat, steps, values, duelKey, winner, animate, atBottom) {
       const k = `${duelKey}:${i}:${seat}:down${d}`;
       group.appendChild(backEl(`down ${table.backOf(seat)}${fresh(k, animate) ? " deal" : ""}`));
     }
-    p.up.forEach((code, j) => {
+    p.up.forEach((code) => {
       const k = `${duelKey}:${i}:${seat}:${code}`;
       const isWin = winner === seat && i === steps.length - 1;
       group.appendChild(cardEl(code, `${fresh(k, animate) ? "flip" : ""}${isWin ? " win" : ""}`));

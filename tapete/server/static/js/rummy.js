@@ -1,75 +1,27 @@
 // Rummy de fichas: the player builds a draft of the whole table (drag and drop, pick and
 // place with clicks, or the keyboard); the server checks every draft and says, as codes,
-// what is wrong, what the meld is worth and how each set reads. This page draws the views
-// and the reports and names tiles in the page's language; it knows no rule. The table
+// what is wrong (each problem already in the player's words), what the meld is worth and
+// how each set reads. This page draws the views and the reports and names tiles in the
+// page's language; it knows no rule. The table
 // controller (table.js) does the socket, names, the offline banner and the end dialog. A
 // spectator (no seat: the view has no rack) sees the players and the table, no rack.
 import "./touch.js";
 import { Table, newEntries } from "./table.js";
-import { $, _, fmt, ngettext, toast } from "./ui.js";
+import { $, _, fmt, ngettext, pageData, toast } from "./ui.js";
 
-// --- names (the same message ids as tapete/games/rummy/names.py) ---------------------
+// --- names: the page's words, from the server (tapete/games/rummy/names.py, page_words) --
 
-const COLOUR = { R: _("rojo"), A: _("azul"), N: _("negro"), O: _("naranja") };
-const RUN_COLOUR = { R: _("roja"), A: _("azul"), N: _("negra"), O: _("naranja") };
-const TILE = { R: _("{n} rojo"), A: _("{n} azul"), N: _("{n} negro"), O: _("{n} naranja") };
-const THE_TILE = { R: _("el {n} rojo"), A: _("el {n} azul"), N: _("el {n} negro"), O: _("el {n} naranja") };
-const MARKS = { R: "●", A: "■", N: "▲", O: "◆" };
+const WORDS = pageData("tapete-words");
+const MARKS = WORDS.marks; // each colour's shape, so a colour is never told by colour alone
+const ORDER = WORDS.colours; // the order the rack is sorted in
 const JOKER_WORD = _("COMODÍN");
 const JOKER_FACE = `<span class="n">★</span><span class="m">${JOKER_WORD}</span>`;
-const ORDER = "RANO"; // the order the rack is sorted in
-
-// why a set is not valid (tapete/games/rummy/sets.py MESSAGES)
-const REASONS = {
-  too_short: _("«{set}»: una combinación necesita 3 fichas o más."),
-  mixed: _("«{set}» no es ni un grupo ni una escalera."),
-  group_too_long: _("El grupo de {n} tiene {count} fichas: 4 como mucho."),
-  group_repeated_colour: _("El grupo de {n} tiene dos {n} {colour}: los colores no se repiten."),
-  run_colours: _("«{set}»: una escalera es de un solo color."),
-  run_gap: _("La escalera {run_colour} {shown} no es válida: falta el {n}."),
-  run_crowded: _("La escalera {run_colour} {shown} no es válida: sobran fichas entre los números."),
-  run_repeat: _("La escalera {run_colour} {shown} repite un número."),
-  run_order: _("La escalera {run_colour} {shown} no va en orden: de menor a mayor."),
-  run_low: _("La escalera {run_colour} {shown} no es válida: antes del 1 no va nada."),
-  run_high: _("La escalera {run_colour} {shown} no es válida: después del 13 no va nada."),
-};
-// the rules a draft breaks (SPEC.messages of tapete/games/rummy)
-const ERRORS = {
-  table_tile_missing: _("Falta en la mesa {tile}: lo que estaba no puede volver al atril."),
-  not_in_rack: _("No tienes {tile} en tu atril."),
-  no_new_tile: _("Tienes que poner al menos una ficha de tu atril."),
-  meld_touch: _("Antes de tu bajada inicial no puedes tocar la mesa: solo combinaciones nuevas de tu atril."),
-  meld_short: _("Tu bajada suma {points}: hacen falta {needed} o más."),
-  joker_unbacked: _("Para retirar el comodín hace falta dejar en la mesa {tiles}."),
-};
 
 const isJoker = (code) => code.startsWith("J");
 const numOf = (code) => (isJoker(code) ? 0 : Number(code.slice(0, -1)));
 const colOf = (code) => (isJoker(code) ? "" : code.slice(-1));
-const tileName = (code) => (isJoker(code) ? _("comodín") : fmt(TILE[colOf(code)], { n: numOf(code) }));
-const theTile = (code) => (isJoker(code) ? _("el comodín") : fmt(THE_TILE[colOf(code)], { n: numOf(code) }));
-const setText = (codes) => codes
-  .map(tileName)
-  .reduce((out, word) => (out === null ? word : _("{tiles}, {tile}", { tiles: out, tile: word })), null) || "";
-const either = (codes) => (codes.length === 1 ? theTile(codes[0])
-  : _("{a} o {b}", { a: theTile(codes[0]), b: theTile(codes[1]) }));
-
-const NAMERS = {
-  tile: theTile,
-  tiles: either,
-  set: setText,
-  colour: (c) => COLOUR[c],
-  run_colour: (c) => RUN_COLOUR[c],
-  reason: (r) => sayReason(r),
-};
-
-function say(message, params = {}) {
-  const named = {};
-  for (const [k, v] of Object.entries(params)) named[k] = NAMERS[k] ? NAMERS[k](v) : v;
-  return fmt(message, named);
-}
-function sayReason(r) { return r ? say(REASONS[r.code] || _("Esa combinación no es válida."), r.params) : ""; }
-function sayError(e) { return e.code === "invalid_set" ? sayReason(e.params.reason) : say(ERRORS[e.code] || "", e.params); }
+const tileName = (code) => (isJoker(code) ? WORDS.joker : fmt(WORDS.tile[colOf(code)], { n: numOf(code) }));
+const theTile = (code) => (isJoker(code) ? WORDS.the_joker : fmt(WORDS.the_tile[colOf(code)], { n: numOf(code) }));
 
 // --- the page ------------------------------------------------------------------------
 
@@ -294,7 +246,7 @@ function renderSets() {
     box.className = `set${info ? (info.valid ? " valid" : " invalid") : ""}${mine && i === lastSet ? " last" : ""}`;
     box.dataset.set = i;
     box.setAttribute("role", "group");
-    const why = info && !info.valid ? sayReason(info.reason) : "";
+    const why = info && !info.valid ? info.why : "";
     const label = set.map((t) => tileName(t.code)).join(", ");
     const title = _("Combinación {n}", { n: i + 1 });
     box.setAttribute("aria-label", why ? `${title}: ${label}. ${why}` : `${title}: ${label}`);
@@ -340,7 +292,7 @@ function renderSets() {
   }
   setsEl.replaceChildren(...sets);
   const errs = report && mine ? report.errors.filter((e) => e.code !== "invalid_set") : [];
-  $("problems").textContent = errs.map(sayError).join(" ");
+  $("problems").textContent = errs.map((e) => e.message).join(" ");
 }
 
 function renderRack() {
@@ -367,7 +319,7 @@ function renderActions() {
   let help = "";
   if (view.result || view.waiting.length) help = "";
   else if (!mine) help = _("Espera tu turno.");
-  else if (dirty && report && !report.ok) help = sayError(report.errors[0]);
+  else if (dirty && report && !report.ok) help = report.errors[0].message;
   else if (dirty && ok) help = _("Todo correcto: pulsa «Terminar turno».");
   else if (selected !== null) help = _("¿Dónde la pones? Toca una combinación, «Nueva combinación» o tu atril.");
   else help = view.melded[mySeat] ? _("Coloca fichas en la mesa (puedes reorganizarla) o roba.")
