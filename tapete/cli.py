@@ -17,7 +17,7 @@ SAY_WAITING_SECONDS = 1.0
 """At a stop, after how long the log says which requests and sockets are still waited for."""
 BACKSTOP_SECONDS = 1.0
 """uvicorn's own deadline for them comes this long after ours (which cuts them short
-first, quietly: :class:`tapete.server.logs.RequestIds`)."""
+first, quietly: :class:`tapete.server.ops.logs.RequestIds`)."""
 
 log = logging.getLogger("tapete.serve")
 
@@ -41,8 +41,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tapete.mail import SmtpMailer, mailer
     from tapete.rooms import Settings
     from tapete.server.app import create_app
-    from tapete.server.limits import Limits
-    from tapete.server.logs import setup
+    from tapete.server.edge.limits import Limits
+    from tapete.server.ops.logs import setup
 
     setup(args.log_level, args.log_format)
     settings = Settings(

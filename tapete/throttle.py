@@ -1,6 +1,6 @@
 """Counting what a key (a guest, an address, a seat) does, to slow down what should not be
 done fast: a sliding window of hits, and a token bucket. In memory, per process; used by the
-edge (:mod:`tapete.server.limits`) and by rooms (hints)."""
+edge (:mod:`tapete.server.edge.limits`) and by rooms (hints)."""
 
 from __future__ import annotations
 

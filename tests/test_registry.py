@@ -106,7 +106,7 @@ def missing_positions() -> list[str]:
 def missing_from_blurb() -> list[str]:
     """The app shell's blurb (the installed app's description) names every game, by its
     title, in each language."""
-    from tapete.server.app_shell import ABOUT
+    from tapete.server.pages.app_shell import ABOUT
 
     out = []
     for key, e in entries().items():
@@ -114,7 +114,7 @@ def missing_from_blurb() -> list[str]:
             title = text(key, lang, e.game.hall.title)
             if title not in text(SHARED, lang, ABOUT):
                 out.append(
-                    f"{key}: the app shell's blurb (server/app_shell.py, ABOUT) in {lang} "
+                    f"{key}: the app shell's blurb (server/pages/app_shell.py, ABOUT) in {lang} "
                     f"does not name «{title}»"
                 )
     return out
@@ -258,7 +258,7 @@ def test_the_checklist_for_a_new_game_says_what_these_tests_check() -> None:
         assert f"{what}: `{path.relative_to(ROOT)}`" in checklist, what
     for words in (
         "`docs/positions.md`",
-        "`tapete/server/app_shell.py`",
+        "`tapete/server/pages/app_shell.py`",
         "`forbidden_modules`",
         "`tapete/registry.py`",
         "# some games",
@@ -297,9 +297,9 @@ def test_a_fifth_game_left_out_is_named(monkeypatch: pytest.MonkeyPatch) -> None
         "quinto: no section «## El quinto (`tapete/games/quinto.py`)» in docs/positions.md"
     ]
     assert missing_from_blurb() == [
-        "quinto: the app shell's blurb (server/app_shell.py, ABOUT) in es does not name "
+        "quinto: the app shell's blurb (server/pages/app_shell.py, ABOUT) in es does not name "
         "«El quinto»",
-        "quinto: the app shell's blurb (server/app_shell.py, ABOUT) in en does not name "
+        "quinto: the app shell's blurb (server/pages/app_shell.py, ABOUT) in en does not name "
         "«El quinto»",
     ]
     assert linter_problems() == [

@@ -1,8 +1,8 @@
 """The ASGI app: pages, the JSON API and the WebSocket endpoint. Thin: no rules here.
 
-The pieces are one module each: :mod:`~tapete.server.pages`, :mod:`~tapete.server.api`,
+The pieces are one module each: :mod:`~tapete.server.pages.games`, :mod:`~tapete.server.pages.api`,
 :mod:`~tapete.server.socket`; :mod:`~tapete.server.state` holds what runs
-(store, rooms, cookie signer); :mod:`~tapete.server.render` speaks the player's language.
+(store, rooms, cookie signer); :mod:`~tapete.server.pages.render` speaks the player's language.
 """
 
 from __future__ import annotations
@@ -23,22 +23,22 @@ from tapete.cluster import Unreachable
 from tapete.i18n.errors import describe
 from tapete.mail import Mailer
 from tapete.rooms import Settings
-from tapete.server.account import AccountApi
-from tapete.server.api import Api
-from tapete.server.app_shell import AppShell
-from tapete.server.assets import Static
-from tapete.server.fairness import Fairness
-from tapete.server.guests import GuestMiddleware
-from tapete.server.history import History
-from tapete.server.limits import Limits
-from tapete.server.logs import RequestIds
-from tapete.server.ops import Ops
-from tapete.server.origin import EdgeMiddleware
-from tapete.server.pages import Pages
-from tapete.server.render import Renderer, lang_of
-from tapete.server.replay import Replays
-from tapete.server.rooms import RoomPages
-from tapete.server.shop import Shop
+from tapete.server.account.account import AccountApi
+from tapete.server.account.guests import GuestMiddleware
+from tapete.server.account.history import History
+from tapete.server.account.shop import Shop
+from tapete.server.edge.limits import Limits
+from tapete.server.edge.origin import EdgeMiddleware
+from tapete.server.ops.logs import RequestIds
+from tapete.server.ops.probes import Ops
+from tapete.server.pages.api import Api
+from tapete.server.pages.app_shell import AppShell
+from tapete.server.pages.assets import Static
+from tapete.server.pages.fairness import Fairness
+from tapete.server.pages.games import Pages
+from tapete.server.pages.render import Renderer, lang_of
+from tapete.server.pages.replay import Replays
+from tapete.server.pages.rooms import RoomPages
 from tapete.server.socket import SocketFront, Sockets
 from tapete.server.socket.endpoint import Direct
 from tapete.server.state import Hall, Stopping

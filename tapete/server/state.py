@@ -20,9 +20,9 @@ from tapete.i18n import text
 from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Live, Settings
-from tapete.server.gcpolicy import GcPolicy
-from tapete.server.guests import Guests
-from tapete.server.limits import Limits
+from tapete.server.account.guests import Guests
+from tapete.server.edge.limits import Limits
+from tapete.server.ops.gcpolicy import GcPolicy
 from tapete.store import Store, migrate
 from tapete.store.health import cannot_write, probe
 from tapete.throttle import Throttle

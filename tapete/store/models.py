@@ -59,7 +59,7 @@ class Guest(Base):
 
 class RevokedGuest(Base):
     """A guest whose account was deleted: every copy of its cookie is refused (read as no
-    cookie: a new guest), by every process (:class:`tapete.server.guests.Guests`)."""
+    cookie: a new guest), by every process (:class:`tapete.server.account.guests.Guests`)."""
 
     __tablename__ = "revoked_guests"
 

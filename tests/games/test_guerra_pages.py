@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from tapete.games import guerra
 from tapete.i18n import js_strings
 from tapete.registry import entry
-from tapete.server import forms
 from tapete.server.app import create_app
+from tapete.server.pages import forms
 from tapete.store import default_url
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -99,7 +99,7 @@ async def test_at_most_hints_per_minute_per_seat(store: Store) -> None:
 
 
 def test_the_hall_gives_rooms_its_hint_limits(tmp_path: Any) -> None:
-    from tapete.server.limits import Limits
+    from tapete.server.edge.limits import Limits
     from tapete.server.state import Hall
 
     hall = Hall("sqlite://", Settings(), Limits(hint_threads=3, hints_per_minute=7))

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from tapete.accounts import DAILY
 from tapete.mail import SmtpMailer, SmtpSettings
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tests.mailbox import Inbox, mail_server
 
 START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)

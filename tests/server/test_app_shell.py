@@ -11,7 +11,7 @@ import re
 from starlette.testclient import TestClient
 
 from tapete.registry import REGISTRY
-from tapete.server.app_shell import OFFLINE, readable_offline
+from tapete.server.pages.app_shell import OFFLINE, readable_offline
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -9,8 +9,8 @@ from functools import cache
 import pytest
 from starlette.testclient import TestClient
 
-from tapete.server import assets
-from tapete.server.assets import version
+from tapete.server.pages import assets
+from tapete.server.pages.assets import version
 
 
 def test_pages_link_versioned_assets_that_are_cached_for_good(client: TestClient) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.store import default_url
 
 

@@ -11,9 +11,9 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tapete.server.account.guests import COOKIE
 from tapete.server.app import create_app
-from tapete.server.guests import COOKIE
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.store import default_url
 
 OWN = "http://testserver"

@@ -9,8 +9,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from tapete.server.account.guests import COOKIE
 from tapete.server.app import create_app
-from tapete.server.guests import COOKIE
 
 DAILY_COINS = 20
 

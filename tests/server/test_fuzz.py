@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from tapete.games.protocol import IllegalMove
 from tapete.registry import REGISTRY
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 
 FUZZ = settings(
     max_examples=150,

@@ -10,7 +10,7 @@ import sys
 
 SCRIPT = r"""
 import asyncio, gc, weakref
-from tapete.server.gcpolicy import GcPolicy
+from tapete.server.ops.gcpolicy import GcPolicy
 
 class Node:
     pass

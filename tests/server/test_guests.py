@@ -13,9 +13,9 @@ from pathlib import Path
 from itsdangerous import URLSafeSerializer, URLSafeTimedSerializer
 from starlette.testclient import TestClient
 
+from tapete.server.account.guests import COOKIE, Guests, cookies_of
 from tapete.server.app import create_app
-from tapete.server.guests import COOKIE, Guests, cookies_of
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.store import Store, default_url, migrate
 
 SECRET = "s" * 32

@@ -13,7 +13,7 @@ import httpx
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from tapete.server.logs import REQUEST_ID, JsonFormatter, QuietSockets
+from tapete.server.ops.logs import REQUEST_ID, JsonFormatter, QuietSockets
 from tests.servers import free_port, wait_until_up
 
 

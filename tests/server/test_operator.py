@@ -19,7 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tests.servers import free_port, wait_until_up
 
 PUBLIC = "203.0.113.5"

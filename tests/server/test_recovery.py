@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 
 from tapete.mail import SmtpMailer, SmtpSettings
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tests.mailbox import Inbox, mail_server
 from tests.server.test_account import Clock, account, browser, link
 
@@ -168,7 +168,7 @@ def test_the_message_is_built_off_the_answers_path_for_both(
     """What differs between a known address and an unknown one (building the message,
     sending it) happens in the task each of them starts, never in the request's own (the
     task that keeps the code)."""
-    from tapete.server import account as module
+    from tapete.server.account import account as module
 
     link(client, inbox, EMAIL)
     clock.now += timedelta(seconds=31)

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tests.server.test_rooms_api import browser, make_room
 
 LIMITS = Limits(wrong_codes_per_guest=4, wrong_codes_per_address=9)

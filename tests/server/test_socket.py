@@ -12,7 +12,7 @@ from starlette.websockets import WebSocket
 
 from tapete.rooms import Settings
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.server.socket.wsimpl import direct_writer
 
 

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tapete.rooms import Settings, Table
 from tapete.server.app import create_app
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.server.socket import Conn, Sockets
 from tapete.server.socket.conn import CLOSE_TOO_SLOW, Here
 from tapete.server.state import Hall

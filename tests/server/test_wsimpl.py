@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 import websockets
 
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.server.socket import Conn
 from tapete.server.socket.wsimpl import LeanEvent, LeanQueue, LeanSansIOProtocol, direct_writer
 

@@ -25,7 +25,7 @@ from tapete.metrics import ERRORS
 from tapete.rooms import PrivateRoom, Table
 from tapete.rooms.inbox import Message, Moved, What, wire
 from tapete.rooms.messages import Enter, Join
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.throttle import Bucket
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 to the router (:mod:`.router`), until it goes.
 
 What one socket may send, and how many one guest or address may have, are the hall's
-:class:`~tapete.server.limits.Limits` (docs/protocol.md, «Limits»).
+:class:`~tapete.server.edge.limits.Limits` (docs/protocol.md, «Limits»).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from starlette.websockets import WebSocket
 from tapete.cluster import Node
 from tapete.metrics import SOCKETS_OPENED
 from tapete.rooms import error
-from tapete.server.guests import Guests, guest_in
-from tapete.server.logs import socket_id
-from tapete.server.origin import socket_allowed
-from tapete.server.render import lang_of
+from tapete.server.account.guests import Guests, guest_in
+from tapete.server.edge.origin import socket_allowed
+from tapete.server.ops.logs import socket_id
+from tapete.server.pages.render import lang_of
 from tapete.server.socket.conn import Conn
 from tapete.server.socket.router import Router
 from tapete.server.state import Hall, address_of, guest_of

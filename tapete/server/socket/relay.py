@@ -33,7 +33,7 @@ import msgspec
 from tapete.cluster import Node, Unreachable
 from tapete.rooms import error
 from tapete.rooms.inbox import Message, What, wire
-from tapete.server.limits import Limits
+from tapete.server.edge.limits import Limits
 from tapete.server.socket.conn import Conn, There
 
 log = logging.getLogger(__name__)

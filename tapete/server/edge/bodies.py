@@ -1,6 +1,6 @@
 """Request bodies read within their limits: JSON no deeper than ``Limits.json_depth``.
 
-The size of a body is the edge's (:mod:`tapete.server.origin`); its shape is read here,
+The size of a body is the edge's (:mod:`tapete.server.edge.origin`); its shape is read here,
 before any parser can recurse on it.
 """
 

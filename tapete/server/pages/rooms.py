@@ -30,10 +30,10 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, js_strings, text
 from tapete.rooms.messages import SetOptions, Take
 from tapete.rooms.private_room import MESSAGES, PrivateRoom, clean_name, room_error
-from tapete.server import forms
-from tapete.server.bodies import loads, read_json
-from tapete.server.pages import Pages, game_info
-from tapete.server.render import lang_of
+from tapete.server.edge.bodies import loads, read_json
+from tapete.server.pages import forms
+from tapete.server.pages.games import Pages, game_info
+from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of, playable
 
 STATUS = {

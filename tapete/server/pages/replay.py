@@ -10,7 +10,7 @@
 is still being played (a replay would show what the table hides); 400 ``bad_seat``.
 
 Who may see what a finished game's table hid is one rule, :func:`sees_hidden`, which the
-fair-deck page (:mod:`~tapete.server.fairness`) follows too.
+fair-deck page (:mod:`~tapete.server.pages.fairness`) follows too.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from tapete.i18n.errors import describe
 from tapete.rooms import Table
 from tapete.rooms.replay import NotOver, steps
-from tapete.server.account import Refused, refusing
-from tapete.server.pages import Pages
-from tapete.server.render import lang_of
+from tapete.server.account.account import Refused, refusing
+from tapete.server.pages.games import Pages
+from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of
 
 
@@ -38,7 +38,7 @@ def sees_hidden(table: Table, guest: str | None) -> bool:
     """The one rule of who may see what a game's table hid (every hand, the order of the
     deck): once it is over, those who sat at it, and nobody else — not one who only watched
     it, not a stranger with its link. Its replay (here) and the seed and the deal on its
-    fair-deck page (:mod:`~tapete.server.fairness`) both follow it."""
+    fair-deck page (:mod:`~tapete.server.pages.fairness`) both follow it."""
     return table.finished and sat_at(table, guest) is not None
 
 

@@ -49,10 +49,10 @@ from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.mail import Mailer
 from tapete.rooms.private_room import clean_name
-from tapete.server.bodies import read_json
-from tapete.server.guests import guest_cookie
-from tapete.server.pages import Pages
-from tapete.server.render import lang_of
+from tapete.server.account.guests import guest_cookie
+from tapete.server.edge.bodies import read_json
+from tapete.server.pages.games import Pages
+from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of
 from tapete.store.accounts import Account, Accounts, Checked
 from tapete.throttle import Throttle

@@ -15,8 +15,8 @@ from tapete.i18n.errors import describe
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Table
 from tapete.rooms.private_room import REACTIONS, PrivateRoom
-from tapete.server import forms
-from tapete.server.render import Renderer, lang_of
+from tapete.server.pages import forms
+from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
 
 

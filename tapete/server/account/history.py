@@ -18,8 +18,8 @@ from tapete.accounts import zone
 from tapete.i18n import N_, SHARED, text
 from tapete.registry import REGISTRY
 from tapete.rooms.seats import seat_names
-from tapete.server.account import AccountApi
-from tapete.server.render import lang_of
+from tapete.server.account.account import AccountApi
+from tapete.server.pages.render import lang_of
 from tapete.server.state import guest_of
 from tapete.store.models import GameRow
 

@@ -9,8 +9,8 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.games.protocol import IllegalMove
 from tapete.rooms import error
-from tapete.server.bodies import read_json
-from tapete.server.render import lang_of
+from tapete.server.edge.bodies import read_json
+from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of, playable
 
 

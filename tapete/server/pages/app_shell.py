@@ -21,9 +21,9 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.i18n import N_, SHARED, text
 from tapete.registry import REGISTRY
-from tapete.server.assets import STATIC, preloads, static
-from tapete.server.pages import Pages
-from tapete.server.render import lang_of
+from tapete.server.pages.assets import STATIC, preloads, static
+from tapete.server.pages.games import Pages
+from tapete.server.pages.render import lang_of
 
 THEME = "#0f5132"
 NAME = N_("Tapete: juegos de cartas y fichas")

@@ -25,7 +25,7 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent  # (tapete/server: its templates/ and static/)
 STATIC = HERE / "static"
 YEAR = 365 * 24 * 3600
 

@@ -19,8 +19,8 @@ from starlette.responses import JSONResponse, Response
 from tapete.cosmetics import ITEMS, SLOTS, Item, worn
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
-from tapete.server.account import PAGE_STRINGS, AccountApi, Refused
-from tapete.server.render import lang_of
+from tapete.server.account.account import PAGE_STRINGS, AccountApi, Refused
+from tapete.server.pages.render import lang_of
 from tapete.server.state import guest_of
 from tapete.store.accounts import Account
 

@@ -18,8 +18,8 @@ from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tapete.server.limits import Limits
-from tapete.server.origin import cross_site_subresource, is_https
+from tapete.server.edge.limits import Limits
+from tapete.server.edge.origin import cross_site_subresource, is_https
 
 COOKIE = "tapete_guest"
 LANG_COOKIE = "tapete_lang"

@@ -9,7 +9,7 @@ commitment can be checked against the seed once the game is over (docs/fairness.
   of its state before any move: hands, and the order of what was left to draw). The page
   recomputes the SHA-256 in the browser (Web Crypto) and says whether it matches. The deal is
   every hand the table hid: it is shown by the replay's own rule
-  (:func:`~tapete.server.replay.sees_hidden`), to those who sat at the game; one who only
+  (:func:`~tapete.server.pages.replay.sees_hidden`), to those who sat at the game; one who only
   watched it, or a stranger, sees the commitment and that the game is over.
 
 A game started from a set position (tests, teaching) has no seeded deal: nothing to commit.
@@ -26,9 +26,9 @@ from tapete.fair import commitment, preimage, salt
 from tapete.i18n import text
 from tapete.i18n.errors import describe
 from tapete.rooms import Table
-from tapete.server.pages import Pages, game_info
-from tapete.server.render import lang_of
-from tapete.server.replay import sat_at, sees_hidden
+from tapete.server.pages.games import Pages, game_info
+from tapete.server.pages.render import lang_of
+from tapete.server.pages.replay import sat_at, sees_hidden
 from tapete.server.state import Hall, guest_of
 
 
@@ -42,7 +42,7 @@ class Fairness:
     ) -> dict[str, Any] | None:
         """What may be said of a game's deal now: its commitment always; the seed, the salt
         and the deal once it is over and ``reveal`` (the viewer may see what the table hid:
-        :func:`~tapete.server.replay.sees_hidden`), with the steps a browser redoes to check
+        :func:`~tapete.server.pages.replay.sees_hidden`), with the steps a browser redoes to check
         it (``redo``: the game's :attr:`GameSpec.deal`, its titles in ``lang``). None:
         started from a set position."""
         record = table.record

@@ -18,12 +18,12 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from tapete.i18n import SHARED, accept_language, number, percent, pick_lang, translations
-from tapete.server.assets import preloads, static
-from tapete.server.guests import LANG_COOKIE, cookies_of
-from tapete.server.limits import Limits
-from tapete.server.origin import is_https
+from tapete.server.account.guests import LANG_COOKIE, cookies_of
+from tapete.server.edge.limits import Limits
+from tapete.server.edge.origin import is_https
+from tapete.server.pages.assets import preloads, static
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent  # (tapete/server: its templates/ and static/)
 _current: contextvars.ContextVar[Translations] = contextvars.ContextVar("translations")
 _lang: contextvars.ContextVar[str] = contextvars.ContextVar("lang", default="es")
 """The language of the page being rendered (so a macro imported without context formats
