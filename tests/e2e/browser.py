@@ -28,9 +28,36 @@ def version(page: Page) -> int:
     return int(page.evaluate("() => window.__tapete.version"))
 
 
+STILL = """() => {
+  if (document.readyState !== "complete") return false;
+  // no finite CSS animation or transition under way (an infinite one never ends: ignored)
+  const moving = document.getAnimations().some((a) =>
+    (a.pending || a.playState === "running")
+    && a.effect?.getTiming().iterations !== Infinity);
+  if (moving) return false;
+  const conn = document.getElementById("conn"); // «Sin conexión. Reconectando…»
+  if (conn && !conn.hidden) return false;
+  // a table: its socket joined, its view drawn, no move of ours on its way (table.js)
+  if (document.querySelector("[data-game]")) return !!window.__tapete?.still;
+  return true;
+}"""
+
+
+def still(page: Page, timeout: float = TIMEOUT) -> None:
+    """Wait until the page is at rest: loaded, no finite CSS animation or transition
+    running, no «Sin conexión» banner, and on a table (``window.__tapete.still``) the
+    socket joined, the view drawn, no move of ours on its way and a replay not playing.
+
+    Read the page right after an action only once it is still: a card caught mid-flip, a
+    seat's style read while it is drawn again, a dialog's focus before it has opened."""
+    page.wait_for_function(STILL, timeout=timeout, polling="raf")
+
+
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
     """A screenshot of a state the test reached, which must also pass the accessibility
-    audit (:func:`accessible`): every state worth looking at is worth auditing."""
+    audit (:func:`accessible`): every state worth looking at is worth auditing. Taken once
+    the page is :func:`still`."""
+    still(page)
     page.screenshot(path=str(path), full_page=full, animations="disabled")
     accessible(page, path.stem)
 
@@ -41,17 +68,14 @@ SERIOUS = ("serious", "critical")
 
 
 def accessible(page: Page, where: str = "") -> None:
-    """Run axe-core on the page once its finite animations have ended: no serious or
+    """Run axe-core on the page once it is :func:`still`: no serious or
     critical violation (WCAG 2.x A and AA rules, and axe's best practices). Evaluated through
     the DevTools protocol, so the page's own CSP (no inline scripts) stays as it is."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
+    still(page)  # the page as it rests: a card caught mid-flip has colours of neither face
     found = page.evaluate(
         """async () => {
-          // the page as it rests: a card caught mid-flip has colours of neither face
-          await Promise.all(document.getAnimations()
-            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => null)));
           const r = await axe.run(document, { resultTypes: ["violations"] });
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(" "), n.failureSummary]) }));
