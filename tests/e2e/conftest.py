@@ -35,10 +35,16 @@ from servers import serve  # noqa: E402
 
 # The JSON API may start games from a seed or a set position (the tests of the newer games
 # need it), and bots think at 15 % of their usual pace so a test does not wait on them.
+# One Card's catch window is 30 s, not 3: a test that catches a bot clicks once the table is
+# drawn, however long a loaded machine takes to draw it (the window runs from the game's
+# start); no test waits for a window to close, and a bot's call or catch comes at its own
+# pace, within the 3 s either way.
 SERVER_FLAGS = [
     "--test-api",
     "--bot-pace",
     "0.15",
+    "--window",
+    "30",
     "--limit",
     "games_per_minute_address=100000",
     "--limit",
