@@ -48,7 +48,8 @@ def serve(work: Path, flags: list[str], env: dict[str, str] | None = None) -> It
     command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port)]
     command += ["--db", str(work / "tapete.db"), *flags]
     log_path = work / "server.log"
-    listening = threading.Event()
+    woken = threading.Event()  # it listens, or its output ended (it exited)
+    listening: list[bool] = []
     proc = subprocess.Popen(
         command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
@@ -60,15 +61,20 @@ def serve(work: Path, flags: list[str], env: dict[str, str] | None = None) -> It
             for line in output:
                 log.write(line)
                 log.flush()
-                if LISTENING in line:
-                    listening.set()
-        listening.set()  # (it exited: wake the wait, which sees it)
+                if LISTENING in line and not listening:
+                    listening.append(True)
+                    woken.set()
+        woken.set()
 
     reader = threading.Thread(target=copy, name=f"tapete-serve-{port}", daemon=True)
     reader.start()
     try:
-        if not listening.wait(STARTUP_TIMEOUT) or proc.poll() is not None:
-            why = f"exited with {proc.returncode}" if proc.poll() is not None else "timed out"
+        woken.wait(STARTUP_TIMEOUT)
+        if not listening:
+            try:
+                why = f"exited with {proc.wait(timeout=5)}"
+            except subprocess.TimeoutExpired:
+                why = "timed out"
             pytest.fail(
                 f"tapete serve {why} before listening on {url}:\n"
                 + log_path.read_text(errors="replace"),
