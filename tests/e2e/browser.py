@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT = 10_000  # ms, for expect() and waits on a table
 PHONE = {"width": 390, "height": 844}
@@ -28,19 +29,27 @@ def version(page: Page) -> int:
     return int(page.evaluate("() => window.__tapete.version"))
 
 
-STILL = """() => {
-  if (document.readyState !== "complete") return false;
-  // no finite CSS animation or transition under way (an infinite one never ends: ignored)
-  const moving = document.getAnimations().some((a) =>
+UNSTILL = """() => {
+  if (document.readyState !== "complete") return "loading";
+  // a finite CSS animation or transition under way (an infinite one never ends, nor does
+  // the turn clock's bar, which moves every quarter second while the clock runs: ignored)
+  const moving = document.getAnimations().filter((a) =>
     (a.pending || a.playState === "running")
-    && a.effect?.getTiming().iterations !== Infinity);
-  if (moving) return false;
+    && a.effect?.getTiming().iterations !== Infinity
+    && !a.effect?.target?.closest?.(".turnclock"));
+  if (moving.length) {
+    return "moving: " + moving.map((a) => `${a.animationName || a.transitionProperty
+      || "animation"} on ${a.effect?.target?.id || a.effect?.target?.className}`).join(", ");
+  }
   const conn = document.getElementById("conn"); // «Sin conexión. Reconectando…»
-  if (conn && !conn.hidden) return false;
+  if (conn && !conn.hidden) return "offline: " + conn.textContent;
+  if (!document.querySelector("[data-game]")) return "";
   // a table: its socket joined, its view drawn, no move of ours on its way (table.js)
-  if (document.querySelector("[data-game]")) return !!window.__tapete?.still;
-  return true;
+  const t = window.__tapete;
+  if (!t) return "no table yet";
+  return t.still ? "" : `not still: view ${!!t.view}, joined ${t.joined}, waiting ${t.waiting}`;
 }"""
+"""What keeps the page from being still ("" once it is)."""
 
 
 def still(page: Page, timeout: float = TIMEOUT) -> None:
@@ -50,7 +59,10 @@ def still(page: Page, timeout: float = TIMEOUT) -> None:
 
     Read the page right after an action only once it is still: a card caught mid-flip, a
     seat's style read while it is drawn again, a dialog's focus before it has opened."""
-    page.wait_for_function(STILL, timeout=timeout, polling="raf")
+    try:
+        page.wait_for_function(f"() => !({UNSTILL})()", timeout=timeout, polling="raf")
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"{page.url} never still: {page.evaluate(UNSTILL)}") from None
 
 
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
