@@ -138,23 +138,35 @@ def opponent(page: Page, seat: int) -> Locator:
     return page.locator(f'.opp[data-seat="{seat}"]')
 
 
+FITS_OR_DRAW = ".hand .card.playable, #draw:enabled"
+"""What our turn may do: a card that fits, or drawing when none does (never both)."""
+CLICKED = """() => document.addEventListener("click", (ev) => {
+  const el = ev.target.closest(".card, #draw");
+  window.__clicked = el ? (el.dataset.code || el.id) : null;
+}, { once: true, capture: true })"""
+"""Records what the next click lands on: a card's code, or "draw"."""
+
+
+def play_or_draw(page: Page, how: str = "click") -> str:
+    """On our turn, play the first card that fits (a 7 asks for its own suit) or draw: what
+    the table shows as the click lands, which a bot's catch may change meanwhile (its
+    penalty can bring a card that fits, and drawing is then refused). Returns what was
+    done: a card code or "draw". Does not wait for the table's answer."""
+    page.evaluate(CLICKED)
+    target = page.locator(FITS_OR_DRAW).first
+    target.tap() if how == "tap" else target.click()
+    code = str(page.evaluate("() => window.__clicked"))
+    if code.startswith("7"):
+        chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')
+        chooser.tap() if how == "tap" else chooser.click()
+    return code
+
+
 def act(page: Page, how: str = "click") -> str:
-    """On our turn, play the first playable card (a 7 asks for its own suit) or draw.
-    Returns what was done: a card code or "draw"."""
+    """On our turn, :func:`play_or_draw`, then wait for the table to settle. Returns what
+    was done: a card code or "draw"."""
     before = version(page)
-    playable = page.locator(".hand .card.playable")
-    if playable.count():
-        card = playable.first
-        code = str(card.get_attribute("data-code"))
-        card.tap() if how == "tap" else card.click()
-        if code.startswith("7"):
-            chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')
-            chooser.tap() if how == "tap" else chooser.click()
-    else:
-        code = "draw"
-        draw = page.locator("#draw")
-        expect(draw).to_be_enabled()
-        draw.tap() if how == "tap" else draw.click()
+    code = play_or_draw(page, how)
     settle(page, before)
     return code
 
