@@ -39,12 +39,18 @@ from servers import serve  # noqa: E402
 # drawn, however long a loaded machine takes to draw it (the window runs from the game's
 # start); no test waits for a window to close, and a bot's call or catch comes at its own
 # pace, within the 3 s either way.
+# A player who drops keeps the seat for an hour, not 45 s: the server is the whole session's,
+# and a room game its test left behind (every player's browser closed) would otherwise be
+# played on by bots standing in, behind the later tests; the test that waits a grace out
+# has a server of its own (test_room_rematch_browser).
 SERVER_FLAGS = [
     "--test-api",
     "--bot-pace",
     "0.15",
     "--window",
     "30",
+    "--grace-seconds",
+    "3600",
     "--limit",
     "games_per_minute_address=100000",
     "--limit",

@@ -35,15 +35,22 @@ def short_grace_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def contexts(browser: Any, sizes: list[dict[str, int]], locale: str = "es-ES") -> list[Any]:
-    out = []
-    for size in sizes:
-        phone = size == PHONE
-        context = browser.new_context(
-            locale=locale, viewport=size, has_touch=phone, is_mobile=phone,
-            service_workers="block",
-        )  # fmt: skip
-        context.set_default_timeout(TIMEOUT)
-        out.append(context)
+    """A context for each size (the caller closes them; if one cannot be made, those made
+    are closed here)."""
+    out: list[Any] = []
+    try:
+        for size in sizes:
+            phone = size == PHONE
+            context = browser.new_context(
+                locale=locale, viewport=size, has_touch=phone, is_mobile=phone,
+                service_workers="block",
+            )  # fmt: skip
+            out.append(context)
+            context.set_default_timeout(TIMEOUT)
+    except BaseException:
+        for context in out:
+            context.close()
+        raise
     return out
 
 
