@@ -9,7 +9,7 @@ other flags (``tests/e2e`` is put on ``sys.path`` by the conftest).
 from __future__ import annotations
 
 import os
-import socket
+import re
 import subprocess
 import sys
 import threading
@@ -22,17 +22,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 30.0
 """Seconds a server may take to listen (its migrations run first; a loaded machine)."""
-LISTENING = b"Uvicorn running on "
-"""The line uvicorn logs once its socket accepts connections."""
+LISTENING = re.compile(rb"Uvicorn running on (http://127\.0\.0\.1:\d+)")
+"""The line uvicorn logs once its socket accepts connections, with the port it was given
+(the server asks for port 0: no two servers of parallel test processes ever race for one)."""
 DROPPED = ("TAPETE_DATABASE_URL", "TAPETE_SMTP_URL")
 """The environment's settings a test's server never inherits (its own SQLite file; its
 e-mail where the test says, else to its log)."""
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager
@@ -41,15 +36,13 @@ def serve(work: Path, flags: list[str], env: dict[str, str] | None = None) -> It
     ``work``: its base URL (no trailing slash) once it listens. Fails the test with the
     server's log if it exits or does not listen in time; terminates it (then kills it) at
     the end."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     inherited = {k: v for k, v in os.environ.items() if k not in DROPPED}
     env = {**inherited, **(env or {}), "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", "0"]
     command += ["--db", str(work / "tapete.db"), *flags]
     log_path = work / "server.log"
     woken = threading.Event()  # it listens, or its output ended (it exited)
-    listening: list[bool] = []
+    listening: list[str] = []  # its URL, once it listens
     proc = subprocess.Popen(
         command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
@@ -61,12 +54,13 @@ def serve(work: Path, flags: list[str], env: dict[str, str] | None = None) -> It
             for line in output:
                 log.write(line)
                 log.flush()
-                if LISTENING in line and not listening:
-                    listening.append(True)
+                found = None if listening else LISTENING.search(line)
+                if found:
+                    listening.append(found[1].decode())
                     woken.set()
         woken.set()
 
-    reader = threading.Thread(target=copy, name=f"tapete-serve-{port}", daemon=True)
+    reader = threading.Thread(target=copy, name=f"tapete-serve-{work.name}", daemon=True)
     reader.start()
     try:
         woken.wait(STARTUP_TIMEOUT)
@@ -76,11 +70,10 @@ def serve(work: Path, flags: list[str], env: dict[str, str] | None = None) -> It
             except subprocess.TimeoutExpired:
                 why = "timed out"
             pytest.fail(
-                f"tapete serve {why} before listening on {url}:\n"
-                + log_path.read_text(errors="replace"),
+                f"tapete serve {why} before listening:\n" + log_path.read_text(errors="replace"),
                 pytrace=False,
             )
-        yield url
+        yield listening[0]
     finally:
         proc.terminate()
         try:
