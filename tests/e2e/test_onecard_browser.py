@@ -368,6 +368,15 @@ def test_keyboard(page: Page, server_url: str) -> None:
 
 # the phone ----------------------------------------------------------------------------------
 
+# Ana's king of spades makes a +4 of the king of hearts: it comes to us, who hold twelve.
+TWELVE_ATTACKED = {
+    "hands": ["KD QS JD 7C 5D 9S AH 2C 3C 4C 6C 8C", "KS 9C 8C"],
+    "discard": "4H KH",
+    "stock": "2D 3D 6H 8H 4D 5S 6S 7S",
+    "turn": 1,
+    "attack": 2,
+}
+
 
 def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> None:
     page = phone
@@ -384,9 +393,15 @@ def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> Non
             break
         act(page, "tap")
         no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-onecard-table.png")
+
+    # twelve cards and an attack on us: the buttons are still on the screen (three turns of
+    # a random deal may leave more cards than that, in a third row: the page scrolls)
+    from_position(page, server_url, TWELVE_ATTACKED)
+    expect(page.locator("#attack")).to_be_visible()
+    expect(page.locator(".hand .card")).to_have_count(12)
     inside_viewport(page, "#draw")
     inside_viewport(page, "#call")
-    shot(page, screenshots / "phone-onecard-table.png")
 
     # the suit chooser fits the screen
     from_position(page, server_url, SEVEN)
