@@ -256,6 +256,11 @@ def test_two_friends_at_rummy_drag_tiles_and_drafts_stay_private(
     mover.mouse.up()
     expect(mover.locator("#sets .set .tile")).to_have_count(1)
     expect(mover.locator("#rack .tile")).to_have_count(13)
+    # the server has checked the draft (its report is back); then a reaction the mover sends
+    # reaches the other: whatever the server sent the other before it has arrived too
+    mover.wait_for_function("() => window.__rummy.report !== null")
+    mover.get_by_role("button", name="¡Bien jugado!").click()
+    expect(other.locator("#presence")).to_contain_text("¡Bien jugado!")
     expect(other.locator("#sets .set .tile")).to_have_count(0)
     shot(mover, screenshots / "room-rummy-draft.png")
     # undo, then draw: the turn passes, and the other sees one more tile in the mover's count
