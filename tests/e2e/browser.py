@@ -98,11 +98,16 @@ def accessible(page: Page, where: str = "") -> None:
 
 
 def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
+    """The page is no wider than ``width`` once :func:`still` (a card dealt in from the
+    side is wider while it flies)."""
+    still(page)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
 
 
 def inside_viewport(page: Page, selector: str) -> None:
+    """``selector``'s box is whole on the screen once the page is :func:`still`."""
+    still(page)
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
     assert box is not None and size is not None
