@@ -56,10 +56,12 @@ lint: $(VENV)/.dev node_modules/.installed
 
 # The browser tests and the rest at once, in two processes (each with its own servers on free
 # ports): the browser suite mostly waits on Chromium and its server, the rest is Python on
-# the other core. The browser suite's report follows the rest's; either failing fails.
+# the other core. The browser suite runs on two workers (pytest-xdist), each with its own
+# Chromium and tapete serve: its waits overlap (bench/RESULTS.md, «The browser suite on two
+# workers»). The browser suite's report follows the rest's; either failing fails.
 test: $(VENV)/.dev system-deps lint
 	@log=$$(mktemp); \
-	$(PY) -m pytest -W error tests/e2e >"$$log" 2>&1 & browser=$$!; \
+	$(PY) -m pytest -W error -n 2 tests/e2e >"$$log" 2>&1 & browser=$$!; \
 	$(PY) -m pytest -W error --ignore=tests/e2e; rest=$$?; \
 	wait $$browser; e2e=$$?; \
 	echo "== the browser tests (tests/e2e) =="; cat "$$log"; rm -f "$$log"; \

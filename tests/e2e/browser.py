@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT = 10_000  # ms, for expect() and waits on a table
 PHONE = {"width": 390, "height": 844}
@@ -28,9 +29,47 @@ def version(page: Page) -> int:
     return int(page.evaluate("() => window.__tapete.version"))
 
 
+UNSTILL = """() => {
+  if (document.readyState !== "complete") return "loading";
+  // a finite CSS animation or transition under way (an infinite one never ends, nor does
+  // the turn clock's bar, which moves every quarter second while the clock runs: ignored)
+  const moving = document.getAnimations().filter((a) =>
+    (a.pending || a.playState === "running")
+    && a.effect?.getTiming().iterations !== Infinity
+    && !a.effect?.target?.closest?.(".turnclock"));
+  if (moving.length) {
+    return "moving: " + moving.map((a) => `${a.animationName || a.transitionProperty
+      || "animation"} on ${a.effect?.target?.id || a.effect?.target?.className}`).join(", ");
+  }
+  const conn = document.getElementById("conn"); // «Sin conexión. Reconectando…»
+  if (conn && !conn.hidden) return "offline: " + conn.textContent;
+  if (!document.querySelector("[data-game]")) return "";
+  // a table: its socket joined, its view drawn, no move of ours on its way (table.js)
+  const t = window.__tapete;
+  if (!t) return "no table yet";
+  return t.still ? "" : `not still: view ${!!t.view}, joined ${t.joined}, waiting ${t.waiting}`;
+}"""
+"""What keeps the page from being still ("" once it is)."""
+
+
+def still(page: Page, timeout: float = TIMEOUT) -> None:
+    """Wait until the page is at rest: loaded, no finite CSS animation or transition
+    running, no «Sin conexión» banner, and on a table (``window.__tapete.still``) the
+    socket joined, the view drawn, no move of ours on its way and a replay not playing.
+
+    Read the page right after an action only once it is still: a card caught mid-flip, a
+    seat's style read while it is drawn again, a dialog's focus before it has opened."""
+    try:
+        page.wait_for_function(f"() => !({UNSTILL})()", timeout=timeout, polling="raf")
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"{page.url} never still: {page.evaluate(UNSTILL)}") from None
+
+
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
     """A screenshot of a state the test reached, which must also pass the accessibility
-    audit (:func:`accessible`): every state worth looking at is worth auditing."""
+    audit (:func:`accessible`): every state worth looking at is worth auditing. Taken once
+    the page is :func:`still`."""
+    still(page)
     page.screenshot(path=str(path), full_page=full, animations="disabled")
     accessible(page, path.stem)
 
@@ -41,17 +80,14 @@ SERIOUS = ("serious", "critical")
 
 
 def accessible(page: Page, where: str = "") -> None:
-    """Run axe-core on the page once its finite animations have ended: no serious or
+    """Run axe-core on the page once it is :func:`still`: no serious or
     critical violation (WCAG 2.x A and AA rules, and axe's best practices). Evaluated through
     the DevTools protocol, so the page's own CSP (no inline scripts) stays as it is."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
+    still(page)  # the page as it rests: a card caught mid-flip has colours of neither face
     found = page.evaluate(
         """async () => {
-          // the page as it rests: a card caught mid-flip has colours of neither face
-          await Promise.all(document.getAnimations()
-            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => null)));
           const r = await axe.run(document, { resultTypes: ["violations"] });
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(" "), n.failureSummary]) }));
@@ -62,11 +98,16 @@ def accessible(page: Page, where: str = "") -> None:
 
 
 def no_horizontal_scroll(page: Page, width: int = PHONE["width"]) -> None:
+    """The page is no wider than ``width`` once :func:`still` (a card dealt in from the
+    side is wider while it flies)."""
+    still(page)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= width, f"{page.url}: page is {scroll}px wide on a {width}px screen"
 
 
 def inside_viewport(page: Page, selector: str) -> None:
+    """``selector``'s box is whole on the screen once the page is :func:`still`."""
+    still(page)
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
     assert box is not None and size is not None

@@ -6,14 +6,8 @@ gets its own browser context from pytest-playwright, so each test is a new guest
 
 from __future__ import annotations
 
-import json
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,14 +31,26 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the test modules import the shared helpers of browser.py
 import pageerrors  # noqa: E402  (from HERE, as the test modules import it)
+from servers import serve  # noqa: E402
 
-STARTUP_TIMEOUT = 20.0
 # The JSON API may start games from a seed or a set position (the tests of the newer games
 # need it), and bots think at 15 % of their usual pace so a test does not wait on them.
+# One Card's catch window is 30 s, not 3: a test that catches a bot clicks once the table is
+# drawn, however long a loaded machine takes to draw it (the window runs from the game's
+# start); no test waits for a window to close, and a bot's call or catch comes at its own
+# pace, within the 3 s either way.
+# A player who drops keeps the seat for an hour, not 45 s: the server is the whole session's,
+# and a room game its test left behind (every player's browser closed) would otherwise be
+# played on by bots standing in, behind the later tests; the test that waits a grace out
+# has a server of its own (test_room_rematch_browser).
 SERVER_FLAGS = [
     "--test-api",
     "--bot-pace",
     "0.15",
+    "--window",
+    "30",
+    "--grace-seconds",
+    "3600",
     "--limit",
     "games_per_minute_address=100000",
     "--limit",
@@ -140,21 +146,6 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "locale": "es-ES", "service_workers": "block"}
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _health(url: str) -> dict[str, Any] | None:
-    try:
-        with urllib.request.urlopen(f"{url}/salud", timeout=1) as r:
-            body = json.loads(r.read().decode())
-    except (OSError, urllib.error.URLError, ValueError):
-        return None
-    return body if isinstance(body, dict) else None
-
-
 @pytest.fixture(scope="session")
 def mail() -> Iterator[Inbox]:
     """The SMTP server `tapete serve` sends its e-mail to (TAPETE_SMTP_URL): what arrived."""
@@ -168,39 +159,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, mail: Inbox) -> Iterato
     """`tapete serve` on a free port with a fresh database, its e-mail going to ``mail``; its
     base URL, no trailing slash."""
     work = tmp_path_factory.mktemp("tapete-e2e")
-    db = str(work / "tapete.db")
-    log_path = work / "server.log"
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAPETE_SMTP_URL": mail.url}
-    env.pop("TAPETE_DATABASE_URL", None)
-    command = [sys.executable, "-m", "tapete.cli", "serve", "--port", str(port), "--db", db]
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [*command, *SERVER_FLAGS],
-            cwd=REPO,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while _health(url) is None:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                output = log_path.read_text(errors="replace")
-                why = f"exited with {proc.returncode}" if proc.poll() is not None else "timed out"
-                pytest.fail(
-                    f"tapete serve {why} before answering {url}/salud:\n{output}", pytrace=False
-                )
-            time.sleep(0.1)
+    with serve(work, SERVER_FLAGS, {"TAPETE_SMTP_URL": mail.url}) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 @pytest.fixture(scope="session")

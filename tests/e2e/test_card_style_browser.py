@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser import AXE_SCRIPT, TIMEOUT, accessible, open_position, shot
+from browser import AXE_SCRIPT, TIMEOUT, accessible, open_position, shot, still
 from playwright.sync_api import Page, expect
 
 KEY = "tapete.cards"
@@ -91,16 +91,6 @@ def open_guerra(page: Page, server_url: str) -> None:
     expect(page.locator(".played .card.face")).to_have_count(6)
 
 
-def still(page: Page) -> None:
-    """The cards have landed: no card's animation (deal, flip, land) is running."""
-    page.wait_for_function(
-        """() => document.getAnimations().every((a) => {
-             const el = a.effect && a.effect.target;
-             return !(el && el.closest && el.closest('.card')) || a.playState !== 'running';
-           })"""
-    )
-
-
 def style_class(page: Page, style: str) -> None:
     """The body carries ``style-<style>`` and no other card style."""
     expect(page.locator("body")).to_have_class(re.compile(rf"(^|\s)style-{style}(\s|$)"))
@@ -111,7 +101,9 @@ def style_class(page: Page, style: str) -> None:
 
 
 def inks(page: Page) -> dict[str, set[str]]:
-    """The computed colour of every face card's suit signs and ranks, by suit."""
+    """The computed colour of every face card's suit signs and ranks, by suit (once the
+    table is still: no card caught mid-draw)."""
+    still(page)
     found: dict[str, list[str]] = page.evaluate(
         """() => {
           const out = {};
@@ -139,6 +131,7 @@ def enhanced_contrast(page: Page) -> dict[str, Any]:
     and a disabled control's text (One Card's greyed cards): :func:`ratios` measures those."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
+    still(page)
     size = page.viewport_size
     assert size is not None
     tall = int(page.evaluate("() => document.documentElement.scrollHeight"))
@@ -189,6 +182,7 @@ RATIOS = """() => {
 
 def ratios(page: Page) -> list[tuple[str, str, str, float]]:
     """Every face card's rank and suit signs: (card, text, face colour, contrast ratio)."""
+    still(page)
     return [tuple(x) for x in page.evaluate(RATIOS)]
 
 

@@ -61,8 +61,9 @@ TWO_CARDS = {
     "config": {"players": 3},
 }
 # Ana (seat 1) holds one card and did not call: she is open to a catch. With this exact
-# table the fácil bot does not call in time (its choice is seeded by what it sees), and with
-# two players nobody else can catch her first; the catch window is the server's 3 s.
+# table the fácil bot does not call (its choice is seeded by what it sees), and with two
+# players nobody else can catch her first; the catch window is the test server's 30 s
+# (conftest.py), from the game's start.
 CATCH = {
     "hands": ["5S 9H 3C", "9S"],
     "discard": "5D",
@@ -137,23 +138,35 @@ def opponent(page: Page, seat: int) -> Locator:
     return page.locator(f'.opp[data-seat="{seat}"]')
 
 
+FITS_OR_DRAW = ".hand .card.playable, #draw:enabled"
+"""What our turn may do: a card that fits, or drawing when none does (never both)."""
+CLICKED = """() => document.addEventListener("click", (ev) => {
+  const el = ev.target.closest(".card, #draw");
+  window.__clicked = el ? (el.dataset.code || el.id) : null;
+}, { once: true, capture: true })"""
+"""Records what the next click lands on: a card's code, or "draw"."""
+
+
+def play_or_draw(page: Page, how: str = "click") -> str:
+    """On our turn, play the first card that fits (a 7 asks for its own suit) or draw: what
+    the table shows as the click lands, which a bot's catch may change meanwhile (its
+    penalty can bring a card that fits, and drawing is then refused). Returns what was
+    done: a card code or "draw". Does not wait for the table's answer."""
+    page.evaluate(CLICKED)
+    target = page.locator(FITS_OR_DRAW).first
+    target.tap() if how == "tap" else target.click()
+    code = str(page.evaluate("() => window.__clicked"))
+    if code.startswith("7"):
+        chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')
+        chooser.tap() if how == "tap" else chooser.click()
+    return code
+
+
 def act(page: Page, how: str = "click") -> str:
-    """On our turn, play the first playable card (a 7 asks for its own suit) or draw.
-    Returns what was done: a card code or "draw"."""
+    """On our turn, :func:`play_or_draw`, then wait for the table to settle. Returns what
+    was done: a card code or "draw"."""
     before = version(page)
-    playable = page.locator(".hand .card.playable")
-    if playable.count():
-        card = playable.first
-        code = str(card.get_attribute("data-code"))
-        card.tap() if how == "tap" else card.click()
-        if code.startswith("7"):
-            chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')
-            chooser.tap() if how == "tap" else chooser.click()
-    else:
-        code = "draw"
-        draw = page.locator("#draw")
-        expect(draw).to_be_enabled()
-        draw.tap() if how == "tap" else draw.click()
+    code = play_or_draw(page, how)
     settle(page, before)
     return code
 
@@ -255,12 +268,27 @@ def test_call_one_card_with_two_cards(page: Page, server_url: str) -> None:
     assert view(page)["exposed"] == []
 
 
+def window_left(page: Page, seat: int) -> float:
+    """Milliseconds left of the catch window on ``seat``, as the page counts them down."""
+    return float(
+        page.evaluate(
+            """seat => { const c = window.__tapete.clocks.find(
+                (c) => c.kind === "window" && c.seat === seat);
+              return c ? c.until - performance.now() : -1; }""",
+            seat,
+        )
+    )
+
+
 def test_catch_a_bot_that_forgot(page: Page, server_url: str, screenshots: Path) -> None:
     from_position(page, server_url, CATCH)
     ana = opponent(page, 1)
     expect(ana.locator(".opp-count")).to_have_text("1 carta")
     catch = ana.locator(".btn.catch")
-    expect(catch).to_be_visible(timeout=2_000)  # the window is 3 s from the game's start
+    expect(catch).to_be_visible()
+    # the window outlasts any wait of this test, however long the table took to come (with
+    # the game's 3 s it ran out now and then on a loaded machine before the click)
+    assert window_left(page, 1) > TIMEOUT
     expect(catch).to_contain_text("¡Pillado!")
     expect(catch).to_have_attribute("aria-label", "¡Pillado! Ana")
     shot(page, screenshots / "desktop-onecard-catch.png")
@@ -340,6 +368,15 @@ def test_keyboard(page: Page, server_url: str) -> None:
 
 # the phone ----------------------------------------------------------------------------------
 
+# Ana's king of spades makes a +4 of the king of hearts: it comes to us, who hold twelve.
+TWELVE_ATTACKED = {
+    "hands": ["KD QS JD 7C 5D 9S AH 2C 3C 4C 6C 8C", "KS 9C 8C"],
+    "discard": "4H KH",
+    "stock": "2D 3D 6H 8H 4D 5S 6S 7S",
+    "turn": 1,
+    "attack": 2,
+}
+
 
 def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> None:
     page = phone
@@ -356,9 +393,15 @@ def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> Non
             break
         act(page, "tap")
         no_horizontal_scroll(page)
+    shot(page, screenshots / "phone-onecard-table.png")
+
+    # twelve cards and an attack on us: the buttons are still on the screen (three turns of
+    # a random deal may leave more cards than that, in a third row: the page scrolls)
+    from_position(page, server_url, TWELVE_ATTACKED)
+    expect(page.locator("#attack")).to_be_visible()
+    expect(page.locator(".hand .card")).to_have_count(12)
     inside_viewport(page, "#draw")
     inside_viewport(page, "#call")
-    shot(page, screenshots / "phone-onecard-table.png")
 
     # the suit chooser fits the screen
     from_position(page, server_url, SEVEN)
@@ -375,7 +418,8 @@ def test_phone_main_flow(phone: Page, server_url: str, screenshots: Path) -> Non
     # a catch and the end dialog, on the small screen
     from_position(page, server_url, CATCH)
     catch = opponent(page, 1).locator(".btn.catch")
-    expect(catch).to_be_visible(timeout=2_000)
+    expect(catch).to_be_visible()
+    assert window_left(page, 1) > TIMEOUT
     inside_viewport(page, ".btn.catch")
     shot(page, screenshots / "phone-onecard-catch.png")
     catch.tap()

@@ -6,13 +6,7 @@ ya», and an invite opened on a phone asks for a name before anything else."""
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +14,8 @@ from typing import Any
 import pytest
 from browser import PHONE, TIMEOUT, inside_viewport, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
+from servers import serve
 
-REPO = Path(__file__).resolve().parents[2]
 GRACE = 3
 """Seconds of grace on the server of the test that waits one out (45 s elsewhere)."""
 CHANGED = (
@@ -34,59 +28,29 @@ CHANGED = (
 def short_grace_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A `tapete serve` of its own whose dropped players run out of grace in ``GRACE``
     seconds, bots at 15 % of their pace; its base URL."""
-    work = tmp_path_factory.mktemp("tapete-grace")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [
-        sys.executable, "-m", "tapete.cli", "serve", "--port", str(port),
-        "--db", str(work / "tapete.db"), "--bot-pace", "0.15",
-        "--grace-seconds", str(GRACE), "--limit", "games_per_minute_address=100000",
-    ]  # fmt: skip
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("TAPETE_DATABASE_URL", None)
-    env.pop("TAPETE_SMTP_URL", None)
-    with open(work / "server.log", "wb") as log:
-        proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 20
-        while not answers(url):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail((work / "server.log").read_text(errors="replace"), pytrace=False)
-            time.sleep(0.1)
+    flags = ["--bot-pace", "0.15", "--grace-seconds", str(GRACE)]
+    flags += ["--limit", "games_per_minute_address=100000"]
+    with serve(tmp_path_factory.mktemp("tapete-grace"), flags) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/salud", timeout=1) as r:
-            return bool(r.status == 200)
-    except OSError:
-        return False
 
 
 def contexts(browser: Any, sizes: list[dict[str, int]], locale: str = "es-ES") -> list[Any]:
-    out = []
-    for size in sizes:
-        phone = size == PHONE
-        context = browser.new_context(
-            locale=locale, viewport=size, has_touch=phone, is_mobile=phone,
-            service_workers="block",
-        )  # fmt: skip
-        context.set_default_timeout(TIMEOUT)
-        out.append(context)
+    """A context for each size (the caller closes them; if one cannot be made, those made
+    are closed here)."""
+    out: list[Any] = []
+    try:
+        for size in sizes:
+            phone = size == PHONE
+            context = browser.new_context(
+                locale=locale, viewport=size, has_touch=phone, is_mobile=phone,
+                service_workers="block",
+            )  # fmt: skip
+            out.append(context)
+            context.set_default_timeout(TIMEOUT)
+    except BaseException:
+        for context in out:
+            context.close()
+        raise
     return out
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version, view
 from playwright.sync_api import Page, expect
+from test_onecard_browser import play_or_draw
 
 
 @pytest.fixture
@@ -136,19 +137,13 @@ def over(page: Page) -> bool:
     return bool(page.evaluate("() => !!(window.__tapete.view && window.__tapete.view.result)"))
 
 
-def play_one(page: Page) -> None:
-    """Our turn at One Card: the first card that fits (a 7 names its own suit), or draw."""
-    before = int(page.evaluate("() => window.__tapete.version"))
-    playable = page.locator(".hand .card.playable")
-    if playable.count():
-        card = playable.first
-        code = str(card.get_attribute("data-code"))
-        card.click()
-        if code.startswith("7"):
-            page.locator(f'#suits [data-suit="{code[-1]}"]').click()
-    else:
-        page.locator("#draw").click()
-    page.wait_for_function("v0 => window.__tapete.version > v0", arg=before)
+def synced(pages: list[Page]) -> None:
+    """Every page at the newest version any of them has, no move of theirs on its way."""
+    newest = max(version(p) for p in pages)
+    for p in pages:
+        p.wait_for_function(
+            "v => window.__tapete.version >= v && !window.__tapete.waiting", arg=newest
+        )
 
 
 def test_two_friends_play_one_card_to_the_end(
@@ -171,14 +166,14 @@ def test_two_friends_play_one_card_to_the_end(
     assert mine and hers and not mine & hers
     shot(phone, screenshots / "room-onecard-phone.png")
     for _ in range(600):
-        if over(host) and over(phone):
+        synced([host, phone])  # (then it is one's turn, or the game is over)
+        if over(host):
             break
-        for page in (host, phone):
-            if my_turn(page):
-                play_one(page)
-                break
-        else:
-            host.wait_for_timeout(50)  # a window closing, or the update on its way
+        page = host if my_turn(host) else phone
+        assert my_turn(page), "nobody's turn at One Card"
+        before = version(page)
+        play_or_draw(page)
+        page.wait_for_function("v0 => window.__tapete.version > v0", arg=before)
     expect(host.locator("#end")).to_be_visible()
     expect(phone.locator("#end")).to_be_visible()
     expect(host.get_by_role("button", name="Revancha")).to_be_visible()
@@ -188,11 +183,12 @@ def test_two_friends_play_one_card_to_the_end(
 def test_four_friends_one_drops_and_comes_back(
     browser: Any, server_url: str, screenshots: Path
 ) -> None:
-    contexts = [
-        browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True)
-        for _ in range(4)
-    ]
+    contexts: list[Any] = []
     try:
+        for _ in range(4):
+            contexts.append(
+                browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True)
+            )
         pages = [c.new_page() for c in contexts]
         for p in pages:
             p.set_default_timeout(TIMEOUT)
@@ -214,7 +210,10 @@ def test_four_friends_one_drops_and_comes_back(
         # Marta's phone drops: the others see her reconnecting, with the grace left
         marta = friends[2]
         marta.close()
-        expect(host.locator("#presence")).to_contain_text("Marta: reconectando…")
+        # (the grace: the test server's hour, so a game left behind is not played on by bots)
+        expect(host.locator("#presence")).to_contain_text(
+            re.compile(r"Marta: reconectando… \d{4} s")
+        )
         shot(host, screenshots / "room-four-reconnecting.png")
         # she comes back on the same phone (the same cookie): her seat, her hand
         again = contexts[3].new_page()
@@ -257,6 +256,11 @@ def test_two_friends_at_rummy_drag_tiles_and_drafts_stay_private(
     mover.mouse.up()
     expect(mover.locator("#sets .set .tile")).to_have_count(1)
     expect(mover.locator("#rack .tile")).to_have_count(13)
+    # the server has checked the draft (its report is back); then a reaction the mover sends
+    # reaches the other: whatever the server sent the other before it has arrived too
+    mover.wait_for_function("() => window.__rummy.report !== null")
+    mover.get_by_role("button", name="¡Bien jugado!").click()
+    expect(other.locator("#presence")).to_contain_text("¡Bien jugado!")
     expect(other.locator("#sets .set .tile")).to_have_count(0)
     shot(mover, screenshots / "room-rummy-draft.png")
     # undo, then draw: the turn passes, and the other sees one more tile in the mover's count
@@ -286,11 +290,12 @@ def test_three_friends_play_el_peaje_turnos_rapidos_on_three_phones(
 ) -> None:
     """RULES.md: «Turnos rápidos: each player's route on their own phone; everyone sees the
     current player's route live.» Three phones, one room, to the end and the rematch."""
-    contexts = [
-        browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True)
-        for _ in range(3)
-    ]
+    contexts: list[Any] = []
     try:
+        for _ in range(3):
+            contexts.append(
+                browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True)
+            )
         pages = [c.new_page() for c in contexts]
         for p in pages:
             p.set_default_timeout(TIMEOUT)
@@ -325,13 +330,12 @@ def test_three_friends_play_el_peaje_turnos_rapidos_on_three_phones(
         players_seen: set[int] = set()
         misses = 0
         for _ in range(600):
+            synced(pages)  # (then a phone may act, or the game is over: no clock runs)
             if over(host):
                 break
             before = version(host)
             actor = peaje_actor(pages)
-            if actor is None:
-                host.wait_for_timeout(50)
-                continue
+            assert actor is not None, "no phone may act at El Peaje"
             state = view(actor)
             players_seen.add(state["current"])
             if state["phase"] == "answer":  # the player in turn answers on their own phone

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+from test_onecard_browser import play_or_draw
 
 from tapete.registry import REGISTRY
 
@@ -123,17 +124,9 @@ def guerra_drawn(page: Page, n: int) -> None:
 
 def onecard_move(page: Page) -> bool:
     """On the host's turn only (never a call nor a catch, which race the catch window)."""
-    kinds = {m["type"] for m in legal(page)}
     if not page.evaluate("() => window.__tapete.view.turn === window.__tapete.mySeat"):
         return False
-    if "play" in kinds:
-        card = page.locator(".hand .card.playable").first
-        code = str(card.get_attribute("data-code"))
-        card.click()
-        if code.startswith("7"):
-            page.locator(f'#suits [data-suit="{code[-1]}"]').click()
-    else:
-        page.locator("#draw").click()
+    play_or_draw(page)
     return True
 
 

@@ -42,8 +42,9 @@ export class Table {
     this.presence = null;
     const replaybar = $("replaybar"); // a finished game's replay: its steps, not a socket
     this.replaying = !!replaybar;
+    this.joined = false; // the socket's «joined» came since it last opened (browser tests: `still`)
     const handlers = {
-      message: (msg) => this.receive(msg),
+      message: (msg) => { if (msg.type === "joined") this.joined = true; this.receive(msg); },
       offline: () => this.offline(),
       open: () => { if (this.room) this.sock.send({ type: "enter", room: this.room }); },
     };
@@ -89,6 +90,14 @@ export class Table {
   }
 
   get version() { return this.sock.version; }
+
+  /** The table at rest, for the browser tests (tests/e2e/browser.py `still`): the socket
+   * joined and its view drawn (no «Sin conexión» banner), no move of ours on its way, and a
+   * replay not playing by itself. */
+  get still() {
+    return this.view !== null && this.joined && !this.waiting && this.connEl.hidden
+      && !(this.replaying && this.sock.timer);
+  }
 
   /** A seat's name as this player reads it: «Tú» for their own. */
   nameOf(seat) {
@@ -177,6 +186,7 @@ export class Table {
     this.connEl.textContent = _("Sin conexión. Reconectando…");
     this.connEl.hidden = false;
     this.waiting = false;
+    this.joined = false;
     if (this.game.offline) this.game.offline(this);
   }
 
