@@ -25,6 +25,17 @@ UNAVAILABLE_ES = "No podemos guardar nada ahora mismo: inténtalo de nuevo en un
 UNAVAILABLE_EN = "We can't save anything right now: try again in a while."
 
 
+def until_full(con: sqlite3.Connection, insert: str) -> None:
+    """Run ``insert`` (its ``?`` numbered 0, 1, …) until the file is full."""
+    for n in range(100_000):
+        try:
+            con.execute(insert, (n,) if "?" in insert else ())
+        except sqlite3.OperationalError as full:
+            assert "full" in str(full), full
+            return
+    raise AssertionError(f"{insert!r} never filled the file")
+
+
 class Disk:
     """The database file's room to grow, held by every connection the hall opens."""
 
@@ -48,9 +59,22 @@ class Disk:
         self.store.writer.engine.dispose()
 
     def fill(self) -> None:
-        """No page more than the file has now."""
-        with sqlite3.connect(self.path) as con:
+        """No page more than the file has now, and none free inside it: the free pages a
+        dropped table or a migration left are taken by rows of a table nobody reads (else a
+        short game could end on them before a move needs a page: failed once in eight), and the
+        moves' last page is full."""
+        con = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            con.execute("CREATE TABLE IF NOT EXISTS ballast (b BLOB)")
             self.pages = int(con.execute("PRAGMA page_count").fetchone()[0])
+            con.execute(f"PRAGMA max_page_count={self.pages}")
+            until_full(con, "INSERT INTO ballast VALUES (zeroblob(400))")
+            assert int(con.execute("PRAGMA freelist_count").fetchone()[0]) == 0
+            # the moves' last page full too, with the smallest move there is (a move of a
+            # game whose id sorts after every real one: its rows and keys come last)
+            until_full(con, "INSERT INTO moves (game_id, n, seat, move) VALUES ('~', ?, 0, '0')")
+        finally:
+            con.close()
         self._reconnect()
 
     def free(self) -> None:
