@@ -90,6 +90,31 @@ def fresh_postgres(postgres_url: str) -> str:
     return emptied(postgres_url)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once for the session (per worker): the template that
+    :func:`sqlite_url` copies (a copy takes 0.2 ms, migrating a new file 60 ms)."""
+    from tapete.store import migrate
+
+    path = tmp_path_factory.mktemp("template") / "migrated.db"
+    migrate(default_url(path))
+    leftovers = [p.name for p in path.parent.iterdir() if p != path]
+    assert not leftovers, f"migrating left {leftovers} beside the file: a copy would miss it"
+    return path
+
+
+def fresh_sqlite(template: Path, path: Path) -> str:
+    """The URL of a new SQLite file at ``path``, migrated as ``template`` is."""
+    shutil.copyfile(template, path)
+    return default_url(path)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path, migrated_sqlite: Path) -> str:
+    """A fresh SQLite database of this test's own, already migrated."""
+    return fresh_sqlite(migrated_sqlite, tmp_path / "test.db")
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from tapete.bots import rummy as bots
 from tapete.games import rummy
 from tapete.rooms import Live
-from tapete.store import Store, default_url, migrate
+from tapete.store import Store
 
 G0 = "guest-zero-000"
 # hand 1 of 3: our 7 azul and 7 negro take the 7 rojo off the run and empty our rack
@@ -30,10 +29,8 @@ OUT = {"type": "play", "table": [["4R", "5R", "6R"], ["7R", "7A", "7N"]]}
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    url = default_url(tmp_path / "room.db")
-    migrate(url)
-    s = Store(url)
+async def store(sqlite_url: str) -> AsyncIterator[Store]:
+    s = Store(sqlite_url)
     yield s
     await s.close()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -12,14 +11,12 @@ import pytest
 
 from tapete.registry import REGISTRY
 from tapete.rooms.messages import RoomActionType
-from tapete.store import Store, default_url, migrate
+from tapete.store import Store
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    url = default_url(tmp_path / "room.db")
-    migrate(url)
-    s = Store(url)
+async def store(sqlite_url: str) -> AsyncIterator[Store]:
+    s = Store(sqlite_url)
     yield s
     await s.close()
 

@@ -1,19 +1,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.store import default_url
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return default_url(tmp_path / "test.db")
+def db_url(sqlite_url: str) -> str:
+    """The test's database: a fresh SQLite file, migrated (as the hall would on start)."""
+    return sqlite_url
 
 
 @pytest.fixture
