@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BENCHENV ?= .benchenv
 
-.PHONY: run test lint system-deps bench bench-peers clean
+.PHONY: run check test lint system-deps bench bench-peers clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -54,19 +54,37 @@ lint: $(VENV)/.dev node_modules/.installed
 	$(VENV)/bin/tapete catalogs check
 	node_modules/.bin/eslint --max-warnings 0 tapete/server/static/js/
 
-# The browser tests and the rest at once, in two processes (each with its own servers on free
-# ports): the browser suite mostly waits on Chromium and its server, the rest is Python on
-# the other core. The browser suite runs on two workers (pytest-xdist), each with its own
-# Chromium and tapete serve: its waits overlap (bench/RESULTS.md, «The browser suite on two
-# workers»). The browser suite's report follows the rest's; either failing fails.
+# The developer's loop, after every change (under a minute here): the lint, and every test
+# that starts no process (no browser, no PostgreSQL, Redis or Caddy, no tapete serve) and is
+# not a long playout — tests/conftest.py marks them «processes» and «slow».
+check: $(VENV)/.dev node_modules/.installed lint
+	$(PY) -m pytest -W error -q -n 2 --ignore=tests/e2e -m "not processes and not slow"
+
+# The room, table and socket tests once more with the three speed-ups at stock: the stock
+# websockets server, Python's own collector, SQLite's moves written on a thread of their own
+# (docs/architecture.md, «Stock settings»). Their servers read the same settings from the
+# environment as tapete serve's flags.
+STOCK := TAPETE_WS=websockets TAPETE_GC_POLICY=off TAPETE_SQLITE_WRITER=thread
+STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_limits.py \
+	tests/server/test_stale_socket.py tests/server/test_bad_frames.py tests/server/test_crash.py \
+	tests/server/test_rooms_api.py tests/server/test_room_codes.py \
+	tests/server/test_room_between_games.py tests/server/test_durable_views.py \
+	tests/server/test_full_disk.py tests/cluster/test_processes.py
+
+# Everything: the browser tests and the rest at once, each on two workers (pytest-xdist, each
+# worker with its own servers on free ports): the browser suite mostly waits on Chromium and
+# its server, the rest is Python (bench/RESULTS.md, «The browser suite on two workers»); then
+# the stock run. The browser suite's report follows the rest's; any part failing fails.
 test: $(VENV)/.dev system-deps lint
 	@log=$$(mktemp); \
 	$(PY) -m pytest -W error -n 2 tests/e2e >"$$log" 2>&1 & browser=$$!; \
-	$(PY) -m pytest -W error --ignore=tests/e2e; rest=$$?; \
+	$(PY) -m pytest -W error -n 2 --ignore=tests/e2e; rest=$$?; \
+	echo "== the room, table and socket tests at stock settings ($(STOCK)) =="; \
+	$(STOCK) $(PY) -m pytest -W error -q -n 2 $(STOCK_TESTS); stock=$$?; \
 	wait $$browser; e2e=$$?; \
 	echo "== the browser tests (tests/e2e) =="; cat "$$log"; rm -f "$$log"; \
-	echo "== the rest: exit $$rest; the browser tests: exit $$e2e =="; \
-	[ $$rest -eq 0 ] && [ $$e2e -eq 0 ]
+	echo "== the rest: exit $$rest; at stock settings: exit $$stock; the browser tests: exit $$e2e =="; \
+	[ $$rest -eq 0 ] && [ $$stock -eq 0 ] && [ $$e2e -eq 0 ]
 
 bench: $(VENV)/.installed
 	$(PY) bench/guerra.py

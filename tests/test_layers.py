@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tapete.catalogs import domain_of
 from tapete.i18n import SHARED
 from tapete.registry import REGISTRY
@@ -87,6 +89,7 @@ def test_a_game_named_in_a_shared_template_module_or_python_file_is_found(
     assert all(domain_of(p.relative_to(PACKAGE), keys) == SHARED for p in generic_files(keys))
 
 
+@pytest.mark.processes  # (lint-imports; make check runs it as lint)
 def test_the_layer_contracts_hold() -> None:
     lint = Path(sys.executable).with_name("lint-imports")
     run = subprocess.run([str(lint)], cwd=ROOT, capture_output=True, text=True)

@@ -147,6 +147,7 @@ def sample_views() -> list[tuple[dict[str, Any], str]]:
     return out
 
 
+@pytest.mark.processes
 def test_the_same_view_gets_the_same_answer_in_another_process() -> None:
     """The randomness is seeded from the view, never from ``hash()`` (randomized per
     process)."""
@@ -299,6 +300,7 @@ def test_dificil_calls_while_holding_two_cards() -> None:
     assert bots.choose(onecard.view(s, 0), "normal") is None
 
 
+@pytest.mark.slow
 def test_normal_beats_facil() -> None:
     """A small strength check (the bench measures it properly): 300 heads-up games."""
     config = onecard.Config(players=2)

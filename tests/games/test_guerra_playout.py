@@ -225,6 +225,7 @@ def play(index: int) -> dict[str, Any]:
     return {"config": config, "reason": state.result["reason"], "duels": state.duels}
 
 
+@pytest.mark.slow  # (long random playouts)
 def test_random_playouts_keep_every_invariant() -> None:
     summaries = [play(i) for i in range(GAMES)]
     reasons = {s["reason"] for s in summaries}

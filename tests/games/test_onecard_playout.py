@@ -312,6 +312,7 @@ def play_game(index: int) -> dict[str, Any]:
     return {"players": config.players, "moves": moves, **stats}
 
 
+@pytest.mark.slow  # (long random playouts)
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_playouts(chunk: int) -> None:
     """Thousands of seeded games; every invariant after every move; every game ends."""

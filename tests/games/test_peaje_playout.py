@@ -222,6 +222,7 @@ def play_one(game: int) -> tuple[peaje.State, list[dict[str, Any]]]:
     return state, events
 
 
+@pytest.mark.slow  # (long random playouts)
 @pytest.mark.parametrize("part", range(4))
 def test_random_playouts(part: int) -> None:
     """Miles de partidas al azar, de cada variante y dificultad: las 52 cartas de cada ruta

@@ -494,6 +494,7 @@ def play_match(index: int, stats: Counter[str]) -> None:
     stats["moves"] += moves
 
 
+@pytest.mark.slow  # (long random playouts)
 def test_random_playouts_keep_every_invariant() -> None:
     stats: Counter[str] = Counter()
     for index in range(MATCHES):

@@ -87,6 +87,7 @@ async def drive(room: Table, seat: int = 0, patience: float = 1.0) -> bool:
         room.unsubscribe(conn)
 
 
+@pytest.mark.slow
 async def test_every_game_with_bots_finishes(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -18,6 +18,8 @@ from websockets.sync.client import connect
 
 from tests.servers import free_port, wait_until_up
 
+pytestmark = pytest.mark.processes  # (it starts tapete serve)
+
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, Path]]:

@@ -21,6 +21,8 @@ from websockets.sync.client import connect
 from tapete.games import guerra
 from tests.servers import free_port, wait_until_up
 
+pytestmark = pytest.mark.processes  # (it starts tapete serve)
+
 
 class Server:
     def __init__(self, db: Path) -> None:

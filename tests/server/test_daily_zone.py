@@ -79,6 +79,7 @@ def test_a_claim_then_another_zone_is_refused_with_the_same_next(
     assert client.get("/api/cuenta").json()["coins"] == 20
 
 
+@pytest.mark.slow
 def test_hopping_through_the_zones_whose_midnight_is_near_gains_nothing(
     client: TestClient, clock: Clock
 ) -> None:

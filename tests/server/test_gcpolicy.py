@@ -8,6 +8,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.processes  # (it starts Python: freezing is for the whole process)
+
 SCRIPT = r"""
 import asyncio, gc, weakref
 from tapete.server.ops.gcpolicy import GcPolicy

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
@@ -63,6 +64,7 @@ def test_each_request_gets_an_id_and_a_sane_given_one_is_kept(client: TestClient
     assert odd.headers["x-request-id"] != "no spaces\tplease"
 
 
+@pytest.mark.processes
 def test_the_server_logs_json_lines_and_nothing_for_sockets_coming_and_going(
     tmp_path: Path,
 ) -> None:

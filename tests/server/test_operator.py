@@ -91,6 +91,7 @@ def test_a_network_that_is_none_is_refused_at_start() -> None:
         Limits().with_text("operator_networks=10.0.0.0/33")
 
 
+@pytest.mark.processes
 def test_the_caddyfile_keeps_metrics_in(tmp_path: Path) -> None:
     caddy = shutil.which("caddy")
     assert caddy is not None, "caddy is not installed (apt-get install caddy)"

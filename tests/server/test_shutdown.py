@@ -85,6 +85,7 @@ def busy_hall(held: contextlib.ExitStack, base: str, port: int) -> socket.socket
     return half
 
 
+@pytest.mark.processes
 def test_sigterm_ends_the_server_within_seconds_with_code_0(
     tmp_path: Path, silent_smtp: str
 ) -> None:

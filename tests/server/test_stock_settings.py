@@ -128,6 +128,7 @@ def plays_a_move(base: str) -> None:
 DEFAULTS = {"ws": "websockets-sansio", "wsimpl_loaded": True, "gc_policy": True}
 
 
+@pytest.mark.processes
 def test_the_default_serve_is_tuned_and_plays(serve: Any) -> None:
     hall = serve({k: "" for k in STOCK}, [])
     settings = hall.settings({**DEFAULTS, "move_writer": "loop"})
@@ -135,6 +136,7 @@ def test_the_default_serve_is_tuned_and_plays(serve: Any) -> None:
     plays_a_move(hall.url)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("how", ["flags", "environment"])
 def test_every_speed_up_is_one_flag_away(serve: Any, how: str) -> None:
     flags = ["--ws", "websockets", "--gc-policy", "off", "--sqlite-writer", "thread"]
