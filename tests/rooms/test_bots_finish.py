@@ -20,8 +20,9 @@ import pytest
 
 from tapete.games import onecard
 from tapete.registry import REGISTRY
-from tapete.rooms import Live, Settings, Table
+from tapete.rooms import Settings, Table
 from tapete.store import Store
+from tests.lives import Lives
 
 from .conftest import Chooser, patch_bots
 
@@ -89,20 +90,17 @@ async def drive(room: Table, seat: int = 0, patience: float = 1.0) -> bool:
 
 @pytest.mark.slow
 async def test_every_game_with_bots_finishes(
-    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    lives: Lives, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     slow_machine(monkeypatch)
     # the watchdog checks often, and must stay silent: these tables are healthy
     settings = Settings(bot_pace=0, clocks={"window": 0.05}, watchdog_seconds=0.05)
-    live = Live(store, settings)
+    live = lives(settings)
     frozen = []
-    try:
-        for kind, players, level, seed in GAMES:
-            room = await live.tables.create(kind, {"players": players}, G0, level=level, seed=seed)
-            if not await drive(room):
-                frozen.append((kind, players, level, seed, room.version))
-    finally:
-        await live.close()
+    for kind, players, level, seed in GAMES:
+        room = await live.tables.create(kind, {"players": players}, G0, level=level, seed=seed)
+        if not await drive(room):
+            frozen.append((kind, players, level, seed, room.version))
     assert frozen == [], f"{len(frozen)} of {len(GAMES)} games froze: {frozen}"
     assert WATCHDOG not in caplog.text
 
