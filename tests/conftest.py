@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-pytest_plugins = ["tests.databases"]
+pytest_plugins = ["tests.databases", "tests.lives"]
 
 TESTS = Path(__file__).parent
 E2E = TESTS / "e2e"

@@ -5,15 +5,11 @@ scores in view until the player presses «Siguiente mano»."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from tapete.bots import rummy as bots
 from tapete.games import rummy
-from tapete.rooms import Live
-from tapete.store import Store
+from tests.lives import Lives
 
 G0 = "guest-zero-000"
 # hand 1 of 3: our 7 azul and 7 negro take the 7 rojo off the run and empty our rack
@@ -26,13 +22,6 @@ LAST_TILES = {
     "turn": 0,
 }
 OUT = {"type": "play", "table": [["4R", "5R", "6R"], ["7R", "7A", "7N"]]}
-
-
-@pytest.fixture
-async def store(sqlite_url: str) -> AsyncIterator[Store]:
-    s = Store(sqlite_url)
-    yield s
-    await s.close()
 
 
 async def until(check: Any, seconds: float = 5.0) -> None:
@@ -51,8 +40,8 @@ def test_a_bot_says_next_at_once() -> None:
     assert bots.choose(rummy.view(s, None), "normal") is None
 
 
-async def test_the_next_hand_waits_for_the_player(store: Store) -> None:
-    live = Live(store, idle_seconds=60)
+async def test_the_next_hand_waits_for_the_player(lives: Lives) -> None:
+    live = lives(idle_seconds=60)
     room = await live.tables.create("rummy", {"hands": 3}, G0, position=LAST_TILES)
     assert await room.submit(G0, room.version, OUT) is None
     await until(lambda: room.state.waiting == [0])  # the bot has said next; we have not
@@ -65,4 +54,3 @@ async def test_the_next_hand_waits_for_the_player(store: Store) -> None:
     assert await room.submit(G0, room.version, {"type": "next"}) is None
     assert room.state.hand == 2 and room.state.waiting == []
     assert [len(r) for r in room.state.racks] == [14, 14] and room.state.starter == 1
-    await live.close()

@@ -1,8 +1,9 @@
-"""What the room tests share: a store on a fresh SQLite file."""
+"""What the room tests share: bots wrapped, and a room's action as the socket reads it (the
+``store`` and ``lives`` fixtures are :mod:`tests.lives`')."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -11,15 +12,6 @@ import pytest
 
 from tapete.registry import REGISTRY
 from tapete.rooms.messages import RoomActionType
-from tapete.store import Store
-
-
-@pytest.fixture
-async def store(sqlite_url: str) -> AsyncIterator[Store]:
-    s = Store(sqlite_url)
-    yield s
-    await s.close()
-
 
 Chooser = Callable[[dict[str, Any], str], Any]
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from tapete.games import onecard
-from tapete.rooms import Settings, Table
+from tapete.rooms import Settings
 from tapete.store import Store
+from tests.lives import Tables
 
 from .conftest import Chooser, patch_bots
 
@@ -26,7 +27,7 @@ POSITION = {"hands": ["9C 2H", "5S 2D 3C"], "discard": "5D", "stock": "4C 4D 4S 
 
 
 async def test_a_slow_bot_decision_leaves_the_loop_free(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[int] = []
 
@@ -40,7 +41,7 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
 
     patch_bots(monkeypatch, "onecard", slow)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Table.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await tables(record, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     room.bots.schedule()
 
@@ -54,11 +55,10 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
     assert threads and threads[0] != threading.get_ident()
     await room.settled()
     assert onecard.dump(room.state)["discard"].split()[-1] == "5S"
-    await room.close()
 
 
 async def test_a_decision_for_a_closed_room_is_dropped(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
 
@@ -72,7 +72,7 @@ async def test_a_decision_for_a_closed_room_is_dropped(
 
     patch_bots(monkeypatch, "onecard", slow)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Table.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await tables(record, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     before = onecard.dump(room.state)
     room.bots.schedule()
@@ -84,7 +84,10 @@ async def test_a_decision_for_a_closed_room_is_dropped(
 
 
 async def test_a_bot_that_fails_still_plays_its_first_legal_move(
-    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    store: Store,
+    tables: Tables,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     def broken(real: Chooser) -> Chooser:
         def decide(view: dict[str, Any], level: str) -> Any:
@@ -94,7 +97,7 @@ async def test_a_bot_that_fails_still_plays_its_first_legal_move(
 
     patch_bots(monkeypatch, "onecard", broken)
     record = await store.create_game("onecard", {"players": 2}, 1, SEATS, G0)
-    room = await Table.open(record, store, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await tables(record, Settings(bot_pace=0, clocks={"window": 30}))
     room.state = onecard.load(POSITION)
     room.bots.schedule()
     await room.settled()
@@ -103,4 +106,3 @@ async def test_a_bot_that_fails_still_plays_its_first_legal_move(
     assert first == {"type": "play", "card": "2D"}
     assert onecard.dump(room.state)["discard"].split()[-1] == "2D"
     assert "bot decision failed" in caplog.text
-    await room.close()

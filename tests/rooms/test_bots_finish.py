@@ -20,8 +20,9 @@ import pytest
 
 from tapete.games import onecard
 from tapete.registry import REGISTRY
-from tapete.rooms import Live, Settings, Table
+from tapete.rooms import Settings, Table
 from tapete.store import Store
+from tests.lives import Lives, Tables
 
 from .conftest import Chooser, patch_bots
 
@@ -89,20 +90,17 @@ async def drive(room: Table, seat: int = 0, patience: float = 1.0) -> bool:
 
 @pytest.mark.slow
 async def test_every_game_with_bots_finishes(
-    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    lives: Lives, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     slow_machine(monkeypatch)
     # the watchdog checks often, and must stay silent: these tables are healthy
     settings = Settings(bot_pace=0, clocks={"window": 0.05}, watchdog_seconds=0.05)
-    live = Live(store, settings)
+    live = lives(settings)
     frozen = []
-    try:
-        for kind, players, level, seed in GAMES:
-            room = await live.tables.create(kind, {"players": players}, G0, level=level, seed=seed)
-            if not await drive(room):
-                frozen.append((kind, players, level, seed, room.version))
-    finally:
-        await live.close()
+    for kind, players, level, seed in GAMES:
+        room = await live.tables.create(kind, {"players": players}, G0, level=level, seed=seed)
+        if not await drive(room):
+            frozen.append((kind, players, level, seed, room.version))
     assert frozen == [], f"{len(frozen)} of {len(GAMES)} games froze: {frozen}"
     assert WATCHDOG not in caplog.text
 
@@ -121,15 +119,17 @@ SEATS = [
 ]
 
 
-async def open_at(store: Store, position: dict[str, Any], settings: Settings) -> Table:
+async def open_at(
+    store: Store, tables: Tables, position: dict[str, Any], settings: Settings
+) -> Table:
     record = await store.create_game(
         "onecard", {"players": 2}, 1, SEATS, G0, position=onecard.dump(onecard.load(position))
     )
-    return await Table.open(record, store, settings)
+    return await tables(record, settings)
 
 
 async def test_a_bot_asked_before_the_player_moved_is_asked_again(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[tuple[int, int]] = []  # (whose turn, cards in hand) of each view asked on
     answers: dict[int, Any] = {}  # by the order asked (they may come back in another)
@@ -150,7 +150,7 @@ async def test_a_bot_asked_before_the_player_moved_is_asked_again(
         return decide
 
     patch_bots(monkeypatch, "onecard", gated)
-    room = await open_at(store, TWO_CARDS, Settings(bot_pace=0, clocks={"window": 30}))
+    room = await open_at(store, tables, TWO_CARDS, Settings(bot_pace=0, clocks={"window": 30}))
     try:
         assert 1 in room.game.actors(room.state)  # it may call: it is asked
         assert await asyncio.to_thread(thinking.wait, 5)
@@ -163,11 +163,10 @@ async def test_a_bot_asked_before_the_player_moved_is_asked_again(
     assert asked[0] == (0, 2) and answers[0] is None
     assert (1, 2) in asked[1:]  # asked again, on its turn
     assert room.version >= 2 and room.history[1].seat == 1  # and it played: the game goes on
-    await room.close()
 
 
 async def test_nothing_to_do_is_not_asked_again_until_the_table_moves(
-    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     asked: list[int] = []
 
@@ -180,7 +179,7 @@ async def test_nothing_to_do_is_not_asked_again_until_the_table_moves(
 
     patch_bots(monkeypatch, "onecard", counting)
     settings = Settings(bot_pace=0, clocks={"window": 30}, watchdog_seconds=0.02)
-    room = await open_at(store, TWO_CARDS, settings)
+    room = await open_at(store, tables, TWO_CARDS, settings)
     await asyncio.sleep(0.3)  # fifteen watchdog rounds while the player thinks
     assert asked == [0]  # asked once on version 0: it answered nothing, and is left alone
     assert not room.bots.pending and not room.bots.deciding
@@ -188,7 +187,6 @@ async def test_nothing_to_do_is_not_asked_again_until_the_table_moves(
     await room.settled()
     assert asked[1] == 1 and room.history[1].seat == 1  # the table moved: asked, and played
     assert WATCHDOG not in caplog.text
-    await room.close()
 
 
 # seat 1 (a bot) is to play
@@ -202,10 +200,12 @@ BOT_TO_PLAY = {
 
 @pytest.mark.parametrize("broken", ["lost_decision", "no_record"])
 async def test_the_watchdog_repairs_a_table_nobody_asks(
-    store: Store, caplog: pytest.LogCaptureFixture, broken: str
+    store: Store, tables: Tables, caplog: pytest.LogCaptureFixture, broken: str
 ) -> None:
     interval = 0.1
-    room = await open_at(store, BOT_TO_PLAY, Settings(bot_pace=0, watchdog_seconds=interval))
+    room = await open_at(
+        store, tables, BOT_TO_PLAY, Settings(bot_pace=0, watchdog_seconds=interval)
+    )
     # break the bookkeeping on purpose: the bot's decision, asked on opening, is lost...
     assert room.bots.pending == {1: 0}
     room.bots.deciding.pop(1).cancel()
@@ -219,19 +219,17 @@ async def test_the_watchdog_repairs_a_table_nobody_asks(
     warnings = [r for r in caplog.records if WATCHDOG in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
     assert room.id in warnings[0].getMessage() and "seat 1" in warnings[0].getMessage()
-    await room.close()
 
 
 async def test_the_watchdog_stays_silent_while_bots_think(
-    store: Store, caplog: pytest.LogCaptureFixture
+    store: Store, tables: Tables, caplog: pytest.LogCaptureFixture
 ) -> None:
     # every decision waits 0.03 s: the watchdog, every 0.01 s, sees bots deciding
     settings = Settings(bot_pace=0, bot_delay=0.03, clocks={"window": 0.05}, watchdog_seconds=0.01)
     record = await store.create_game(
         "onecard", {"players": 3}, 3, [SEATS[0], SEATS[1], {**SEATS[1], "name": "Marta"}], G0
     )
-    room = await Table.open(record, store, settings)
+    room = await tables(record, settings)
     assert await drive(room)
     assert room.finished
     assert WATCHDOG not in caplog.text
-    await room.close()

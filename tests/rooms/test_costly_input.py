@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tapete.games.protocol import Codec, IllegalMove, Move
-from tapete.rooms import Live, Settings
-from tapete.store import Store
+from tapete.rooms import Settings
+from tests.lives import Lives
 
 G0 = "a" * 24
 
@@ -27,9 +27,9 @@ G0 = "a" * 24
     ],
 )
 async def test_a_malformed_move_is_refused_without_a_replay_or_a_traceback(
-    store: Store, move: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    lives: Lives, move: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    live = Live(store, Settings(bot_delay=30.0))
+    live = lives(Settings(bot_delay=30.0))
     room = await live.tables.create("guerra", {}, G0)
     replays: list[int] = []
     real = room._replay_log
@@ -43,7 +43,6 @@ async def test_a_malformed_move_is_refused_without_a_replay_or_a_traceback(
     assert reply is not None and reply["code"] in {"bad_move", "unknown_move", "bad_message"}
     assert room.version == 0 and replays == []
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    await live.close()
 
 
 class Word(str):

@@ -11,8 +11,7 @@ import pytest
 
 from tapete.games.rummy.sets import MESSAGES as SET_MESSAGES
 from tapete.registry import REGISTRY
-from tapete.rooms import Live
-from tapete.store import Store
+from tests.lives import Lives
 
 G0 = "guest-zero-000"
 UNMELDED = {"racks": ["10R 10A 10N 2O", "1R 2R 3R"], "pool": "5N 6N 7N", "table": ["4R 5R 6R"],
@@ -124,8 +123,8 @@ def test_every_rule_a_draft_may_break_is_here() -> None:
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-async def test_each_set_says_why_it_is_not_valid(store: Store, lang: str) -> None:
-    live = Live(store)
+async def test_each_set_says_why_it_is_not_valid(lives: Lives, lang: str) -> None:
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=UNMELDED)
     draft = [["4R", "5R", "6R"]] + [tiles for tiles, _, _ in SETS.values()]
     report = room.check_draft(G0, draft, lang)["report"]
@@ -136,22 +135,20 @@ async def test_each_set_says_why_it_is_not_valid(store: Store, lang: str) -> Non
         assert info["why"] == (es if lang == "es" else en), code
     worded = [e["message"] for e in report["errors"] if e["code"] == "invalid_set"]
     assert worded == [es if lang == "es" else en for _, es, en in SETS.values()]
-    await live.close()
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 @pytest.mark.parametrize(("position", "draft", "errors"), ERRORS)
 async def test_each_broken_rule_is_a_sentence(
-    store: Store,
+    lives: Lives,
     lang: str,
     position: dict[str, Any],
     draft: list[list[str]],
     errors: list[tuple[str, str, str]],
 ) -> None:
-    live = Live(store)
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=position)
     report = room.check_draft(G0, draft, lang)["report"]
     assert [(e["code"], e["message"]) for e in report["errors"]] == [
         (code, es if lang == "es" else en) for code, es, en in errors
     ]
-    await live.close()

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete.rooms import Live
-from tapete.store import Store
+from tests.lives import Lives
 
 G0, G1 = "guest-zero-000", "guest-one-1111"
 POSITION = {"racks": ["10R 10A 10N 2O", "1R 2R 3R"], "pool": "5N 6N 7N", "turn": 0}
 
 
-async def test_the_draft_comes_back_to_its_seat_only(store: Store) -> None:
-    live = Live(store)
+async def test_the_draft_comes_back_to_its_seat_only(lives: Lives) -> None:
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=POSITION)
     draft = [["10R", "10A"]]
     report = room.check_draft(G0, draft)
@@ -23,23 +22,20 @@ async def test_the_draft_comes_back_to_its_seat_only(store: Store) -> None:
     assert mine["draft"] == draft
     _, theirs = room.subscribe(None, inbox.append, None)  # a spectator
     assert theirs["draft"] is None
-    await live.close()
 
 
-async def test_a_draft_of_an_earlier_turn_is_not_given_back(store: Store) -> None:
-    live = Live(store, idle_seconds=60)
+async def test_a_draft_of_an_earlier_turn_is_not_given_back(lives: Lives) -> None:
+    live = lives(idle_seconds=60)
     room = await live.tables.create("rummy", {}, G0, position=POSITION)
     room.check_draft(G0, [["10R", "10A", "10N"]])
     assert await room.submit(G0, room.version, {"type": "draw"}) is None
     _, joined = room.subscribe(G0, lambda m: None, None)
     assert joined["draft"] is None
-    await live.close()
 
 
-async def test_a_malformed_draft_is_not_kept(store: Store) -> None:
-    live = Live(store)
+async def test_a_malformed_draft_is_not_kept(lives: Lives) -> None:
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=POSITION)
     assert room.check_draft(G0, "not a table")["type"] == "error"
     _, joined = room.subscribe(G0, lambda m: None, None)
     assert joined["draft"] is None
-    await live.close()

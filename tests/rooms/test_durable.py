@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Live, Settings, Table
+from tapete.rooms import Settings, Table
 from tapete.store import Store
+from tests.lives import Lives
 
 G0 = "a" * 24
 
@@ -42,9 +43,9 @@ async def read(room: Table) -> tuple[int, dict[str, Any], int, dict[str, Any]]:
 
 
 async def test_readers_wait_for_the_move_to_be_written(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, lives: Lives, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    live = Live(store, Settings(bot_delay=30.0))
+    live = lives(Settings(bot_delay=30.0))
     room = await live.tables.create("guerra", {}, G0)
     before = room.view_message(0)["view"]
     gate, started = slow_writes(monkeypatch, store)
@@ -59,13 +60,12 @@ async def test_readers_wait_for_the_move_to_be_written(
     version, view, sync_version, sync_view = await reader
     assert (version, sync_version) == (1, 1)
     assert view == sync_view != before and view["counts"] == [25, 26]
-    await live.close()
 
 
 async def test_a_failed_write_shows_the_game_as_it_was(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, lives: Lives, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    live = Live(store, Settings(bot_delay=30.0))
+    live = lives(Settings(bot_delay=30.0))
     room = await live.tables.create("guerra", {}, G0)
     before = room.view_message(0)["view"]
     gate, started = slow_writes(monkeypatch, store, fail=True)
@@ -77,15 +77,14 @@ async def test_a_failed_write_shows_the_game_as_it_was(
     assert (await move)["code"] == "busy"  # type: ignore[index]
     version, view, _, sync_view = await reader
     assert version == 0 and view == sync_view == before
-    await live.close()
 
 
 async def test_a_hint_waits_for_the_move_to_be_written(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, lives: Lives, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from .test_hint import MELD
 
-    live = Live(store)
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=MELD)
     gate, started = slow_writes(monkeypatch, store)
     move = asyncio.create_task(room.submit(G0, 0, {"type": "draw"}))
@@ -97,4 +96,3 @@ async def test_a_hint_waits_for_the_move_to_be_written(
     gate.set()
     assert await move is None
     assert (await hint)["code"] == "not_your_turn"  # it drew: Sofía's turn now
-    await live.close()

@@ -4,8 +4,7 @@ with a clear error to a spectator, out of turn, and in a game without drafts."""
 from __future__ import annotations
 
 from tapete.games import rummy
-from tapete.rooms import Live
-from tapete.store import Store
+from tests.lives import Lives
 
 G0, OTHER = "a" * 24, "z" * 24
 # our rack holds the three 10s (an initial meld of 30); Sofía's makes no set
@@ -17,8 +16,8 @@ MELD = {
 }
 
 
-async def test_the_hint_is_the_experts_play_and_changes_nothing(store: Store) -> None:
-    live = Live(store)
+async def test_the_hint_is_the_experts_play_and_changes_nothing(lives: Lives) -> None:
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=MELD)
     before, version = rummy.dump(room.state), room.version
     hint = await room.hint(G0)
@@ -26,24 +25,21 @@ async def test_the_hint_is_the_experts_play_and_changes_nothing(store: Store) ->
     assert hint["move"]["type"] == "play"
     assert sorted(map(sorted, hint["move"]["table"])) == [["10A", "10N", "10R"]]
     assert rummy.dump(room.state) == before and room.version == version
-    await live.close()
 
 
-async def test_no_hint_for_a_spectator_or_out_of_turn(store: Store) -> None:
-    live = Live(store)
+async def test_no_hint_for_a_spectator_or_out_of_turn(lives: Lives) -> None:
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position={**MELD, "turn": 1})
     out_of_turn = await room.hint(G0)
     assert out_of_turn["type"] == "error" and out_of_turn["code"] == "not_your_turn"
     spectator = await room.hint(OTHER)
     assert spectator["type"] == "error" and spectator["code"] == "spectator"
-    await live.close()
 
 
-async def test_no_hint_in_a_game_without_drafts(store: Store) -> None:
-    live = Live(store)
+async def test_no_hint_in_a_game_without_drafts(lives: Lives) -> None:
+    live = lives()
     position = {"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D", "stock": "4C 4D", "turn": 0}
     room = await live.tables.create("onecard", {}, G0, position=position)
     refused = await room.hint(G0)
     assert refused["type"] == "error" and refused["code"] == "unknown_type"
     assert "hint" in refused["message"]
-    await live.close()

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Live, Settings
-from tapete.store import Store
+from tapete.rooms import Settings
+from tests.lives import Lives
 
 from .conftest import Chooser, patch_bots
 from .test_hint import G0, MELD
@@ -30,12 +30,12 @@ def held(names: list[str], gate: threading.Event) -> Any:
 
 
 async def test_hints_run_on_their_own_bounded_pool(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    lives: Lives, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     names: list[str] = []
     gate = threading.Event()
     patch_bots(monkeypatch, "rummy", held(names, gate))
-    live = Live(store, Settings(hint_threads=1))
+    live = lives(Settings(hint_threads=1))
     guests = [f"{i}" * 24 for i in range(4)]
     tables = [await live.tables.create("rummy", {}, g, position=MELD) for g in guests]
     hints = [asyncio.create_task(t.hint(g)) for t, g in zip(tables, guests, strict=True)]
@@ -48,14 +48,13 @@ async def test_hints_run_on_their_own_bounded_pool(
     replies = await asyncio.gather(*hints)
     assert [r["type"] for r in replies] == ["hint"] * 4
     assert len(names) == 4 and len(set(names)) == 1 and names[0].startswith("tapete-hint")
-    await live.close()
 
 
-async def test_one_hint_at_a_time_per_seat(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_one_hint_at_a_time_per_seat(lives: Lives, monkeypatch: pytest.MonkeyPatch) -> None:
     names: list[str] = []
     gate = threading.Event()
     patch_bots(monkeypatch, "rummy", held(names, gate))
-    live = Live(store)
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=MELD)
     first = asyncio.create_task(room.hint(G0))
     while not names:
@@ -65,11 +64,10 @@ async def test_one_hint_at_a_time_per_seat(store: Store, monkeypatch: pytest.Mon
     gate.set()
     assert (await first)["type"] == "hint"
     assert len(names) == 1
-    await live.close()
 
 
 async def test_a_hint_search_that_fails_is_busy_and_the_seat_may_ask_again(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    lives: Lives, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(real: Chooser) -> Chooser:
         def decide(view: dict[str, Any], level: str) -> Any:
@@ -80,22 +78,20 @@ async def test_a_hint_search_that_fails_is_busy_and_the_seat_may_ask_again(
         return decide
 
     patch_bots(monkeypatch, "rummy", broken)
-    live = Live(store)
+    live = lives()
     room = await live.tables.create("rummy", {}, G0, position=MELD)
     failed = await room.hint(G0)
     assert failed["type"] == "error" and failed["code"] == "busy"
     again = await room.hint(G0)  # not stuck «one at a time»
     assert again["code"] == "busy" and room.version == 0
-    await live.close()
 
 
-async def test_at_most_hints_per_minute_per_seat(store: Store) -> None:
-    live = Live(store, Settings(hints_per_minute=2))
+async def test_at_most_hints_per_minute_per_seat(lives: Lives) -> None:
+    live = lives(Settings(hints_per_minute=2))
     room = await live.tables.create("rummy", {}, G0, position=MELD)
     replies = [await room.hint(G0) for _ in range(4)]
     assert [r["type"] for r in replies] == ["hint", "hint", "error", "error"]
     assert replies[2]["code"] == "too_fast"
-    await live.close()
 
 
 def test_the_hall_gives_rooms_its_hint_limits(tmp_path: Any) -> None:

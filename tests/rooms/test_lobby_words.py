@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete.rooms import Live, Settings
+from tapete.rooms import Settings
 from tapete.rooms.private_room import PrivateRoom
-from tapete.store import Store
+from tests.lives import Lives
 from tests.rooms.conftest import room_action
 
 HOST, ANA = "host-" + "h" * 19, "ana-" + "a" * 20
@@ -20,8 +20,8 @@ async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dic
     )
 
 
-async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_a_rooms_bots_are_named_in_each_members_language(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("guerra", {"config": {"players": 3}}, HOST, "Host")
     assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
     english = [s["name"] for s in lobby.state(HOST, "en")["seats"]]
@@ -31,4 +31,3 @@ async def test_a_rooms_bots_are_named_in_each_members_language(store: Store) -> 
     lobby.enter(ANA, sent.append, "en")  # a friend reading English, watching
     assert await act(lobby, HOST, "bot", seat=2, level="normal") is None
     assert [s["name"] for s in sent[-1]["seats"]][1:] == ["Computer 1", "Computer 2"]
-    await live.close()

@@ -9,7 +9,7 @@ from typing import Any
 
 from tapete.rooms import Live, Settings, Table
 from tapete.rooms.private_room import PrivateRoom
-from tapete.store import Store
+from tests.lives import Lives
 from tests.rooms.conftest import room_action
 
 HOST, ANA, LUIS = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19)
@@ -39,8 +39,8 @@ def config(**fields: Any) -> dict[str, Any]:
     return {"config": {"variant": "cooperativo", "players": 3, **fields}}
 
 
-async def test_a_room_has_a_seat_for_each_phone_and_no_bots(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_a_room_has_a_seat_for_each_phone_and_no_bots(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("peaje", config(), HOST, "Host")
     assert len(lobby.seats) == 3 and lobby.record.options["config"]["phones"] == 3
     state = lobby.state(HOST)
@@ -55,11 +55,10 @@ async def test_a_room_has_a_seat_for_each_phone_and_no_bots(store: Store) -> Non
     rapidos = {"config": {"variant": "rapidos", "players": 2, "phones": 2}}
     assert await act(lobby, HOST, "options", options=rapidos) is None
     assert lobby.state(HOST)["seat_range"] == [2, 4] and len(lobby.seats) == 2
-    await live.close()
 
 
-async def test_friends_play_each_on_their_phone(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_friends_play_each_on_their_phone(lives: Lives) -> None:
+    live = lives(FAST)
     _, room = await playing(live, config(), ANA)  # two of three seats taken
     assert room.config.phones == 2 and len(room.config.names) == 2
     assert room.state.config.questions[0] == "mayor_menor"
@@ -69,11 +68,10 @@ async def test_friends_play_each_on_their_phone(store: Store) -> None:
     assert skip is not None and skip["code"] == "unknown_move" and room.version == 0
     assert await room.submit(HOST, room.version, {"type": "answer", "choice": "mayor"}) is None
     assert room.version == 1 and room.history[0].seat == 0
-    await live.close()
 
 
-async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_an_away_players_turn_is_skipped_after_the_grace(lives: Lives) -> None:
+    live = lives(FAST)
     _, room = await playing(live, config(players=2), ANA)
     inbox: list[Any] = []
     room.subscribe(ANA, inbox.append, None)
@@ -86,13 +84,12 @@ async def test_an_away_players_turn_is_skipped_after_the_grace(store: Store) -> 
     assert room.state.current == 1 and room.history[-1].move == {"type": "skip"}
     skipped = [m for m in inbox if m["type"] == "update"][-1]
     assert [e["t"] for e in skipped["events"]] == ["skipped", "turn"]
-    await live.close()
 
 
 async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematch(
-    store: Store,
+    lives: Lives,
 ) -> None:
-    live = Live(store, FAST)
+    live = lives(FAST)
     lobby, room = await playing(live, {"config": {"variant": "dos", "players": 2}}, ANA)
     assert room.game.actors(room.state) == [1]  # Ana reveals and marks; the host answers aloud
     conn, _ = room.subscribe(ANA, lambda m: None, None)
@@ -108,11 +105,10 @@ async def test_dos_jugadores_waits_for_both_phones_and_swaps_roles_on_the_rematc
     new = await live.read_table(second)
     assert new is not None
     assert [new.seat_of(g) for g in (ANA, HOST)] == [0, 1]  # Ana answers now
-    await live.close()
 
 
-async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
-    live = Live(store, Settings(bot_pace=0, clocks={"turn": 0.1}))
+async def test_the_rooms_30_second_clock_skips_a_turn(lives: Lives) -> None:
+    live = lives(Settings(bot_pace=0, clocks={"turn": 0.1}))
     options = {**config(players=2), "clock": 30.0}
     lobby, room = await playing(live, options, ANA)
     assert lobby.record.options["clock"] == 30.0
@@ -120,12 +116,11 @@ async def test_the_rooms_30_second_clock_skips_a_turn(store: Store) -> None:
     await asyncio.sleep(0.25)
     await room.settled()
     assert room.history[0].move == {"type": "skip"} and room.history[0].seat == 0
-    await live.close()
 
 
-async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
+async def test_in_turnos_rapidos_one_who_leaves_is_out(lives: Lives) -> None:
     """RULES.md, leaving: «El Peaje: their route ends, out.»"""
-    live = Live(store, FAST)
+    live = lives(FAST)
     options = {"config": {"variant": "rapidos", "players": 3}}
     lobby, room = await playing(live, options, ANA, LUIS)
     inbox: list[Any] = []
@@ -137,4 +132,3 @@ async def test_in_turnos_rapidos_one_who_leaves_is_out(store: Store) -> None:
     presence = [m for m in inbox if m["type"] == "presence"][-1]
     assert presence["seats"][0]["away"] is True and presence["seats"][1]["away"] is False
     assert lobby.record.host == ANA  # the room passes on
-    await live.close()

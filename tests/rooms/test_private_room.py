@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Live, Settings
+from tapete.rooms import Settings
 from tapete.rooms.private_room import PrivateRoom, clean_name
 from tapete.store import Store
+from tests.lives import Lives
 from tests.rooms.conftest import room_action
 
 HOST, ANA, LUIS, MARTA, EVE = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19,
@@ -25,8 +26,8 @@ async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dic
     )
 
 
-async def test_friends_join_by_code_and_the_room_fills(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_friends_join_by_code_and_the_room_fills(store: Store, lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("onecard", {"config": {"players": 3}}, HOST, "Host")
     assert len(lobby.code) == 6 and lobby.code.isdigit()
     assert [s["kind"] for s in lobby.seats] == ["human", "empty", "empty"]
@@ -42,22 +43,20 @@ async def test_friends_join_by_code_and_the_room_fills(store: Store) -> None:
     assert await store.guest_name(ANA) == "Anita"
     bad = await act(lobby, MARTA, "take", name="   ")
     assert bad is not None and bad["code"] == "bad_name"
-    await live.close()
 
 
-async def test_two_people_can_never_take_one_seat(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_two_people_can_never_take_one_seat(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("guerra", {"config": {"players": 2}}, HOST, "Host")
     results = await asyncio.gather(
         act(lobby, ANA, "take", name="Ana"), act(lobby, LUIS, "take", name="Luis")
     )
     assert sorted(r["code"] if r else "ok" for r in results) == ["ok", "room_full"]
     assert sum(1 for s in lobby.seats if s["kind"] == "human") == 2
-    await live.close()
 
 
-async def test_only_the_host_runs_the_room_and_versions_are_checked(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_only_the_host_runs_the_room_and_versions_are_checked(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("onecard", {"config": {"players": 4}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     refused = await act(lobby, ANA, "bot", seat=2, level="normal")
@@ -83,21 +82,19 @@ async def test_only_the_host_runs_the_room_and_versions_are_checked(store: Store
     assert lobby.seat_of(ANA) is None
     wrong = await act(lobby, HOST, "options", options={"config": {"players": 9}})
     assert wrong is not None and wrong["code"] == "bad_config"
-    await live.close()
 
 
-async def test_the_host_leaving_passes_the_room_on(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_the_host_leaving_passes_the_room_on(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("rummy", {"config": {"players": 3}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     assert await act(lobby, HOST, "leave") is None
     assert lobby.record.host == ANA and lobby.seat_of(HOST) is None
     assert lobby.state(ANA)["host"] is True
-    await live.close()
 
 
-async def test_start_plays_the_room_seats_with_the_rooms_clock(store: Store) -> None:
-    live = Live(store, Settings(bot_pace=0))
+async def test_start_plays_the_room_seats_with_the_rooms_clock(lives: Lives) -> None:
+    live = lives(Settings(bot_pace=0))
     options = {"config": {"players": 3, "hands": 3}, "clock": 30.0}
     lobby = await live.rooms.create("rummy", options, HOST, "Host")
     too_few = await act(lobby, HOST, "start")
@@ -114,11 +111,10 @@ async def test_start_plays_the_room_seats_with_the_rooms_clock(store: Store) -> 
     assert again is None  # (only a new name for someone seated)
     late = await act(lobby, LUIS, "take", name="Luis")
     assert late is not None and late["code"] == "room_started"
-    await live.close()
 
 
-async def test_a_bad_clock_is_refused_and_every_game_knows_its_online_clock(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_a_bad_clock_is_refused_and_every_game_knows_its_online_clock(lives: Lives) -> None:
+    live = lives(FAST)
     from tapete.games.protocol import IllegalMove
 
     with pytest.raises(IllegalMove) as err:
@@ -129,11 +125,10 @@ async def test_a_bad_clock_is_refused_and_every_game_knows_its_online_clock(stor
     assert (err.value.code, err.value.params) == ("bad_config", {"field": "variant"})
     lobby = await live.rooms.create("onecard", {"config": {}}, HOST, "Host")
     assert lobby.record.options["clock"] == 30.0  # One Card online: 30 s a turn
-    await live.close()
 
 
-async def test_rematch_when_every_human_accepts_the_next_player_starts(store: Store) -> None:
-    live = Live(store, Settings(bot_pace=0))
+async def test_rematch_when_every_human_accepts_the_next_player_starts(lives: Lives) -> None:
+    live = lives(Settings(bot_pace=0))
     lobby = await live.rooms.create("guerra", {"config": {"players": 3}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "bot", seat=2, level="normal")
@@ -155,11 +150,10 @@ async def test_rematch_when_every_human_accepts_the_next_player_starts(store: St
     new = await live.read_table(second)
     assert new is not None
     assert [s["name"] for s in new.seats_json(None)] == ["Ana", "Ordenador 1", "Host"]
-    await live.close()
 
 
-async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(store: Store) -> None:
-    live = Live(store, Settings(bot_pace=0))
+async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(lives: Lives) -> None:
+    live = lives(Settings(bot_pace=0))
     lobby = await live.rooms.create("guerra", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
@@ -171,13 +165,12 @@ async def test_leaving_mid_game_a_bot_plays_the_seat_to_the_end(store: Store) ->
     assert await room.submit(HOST, room.version, {"type": "turn"}) is None
     await room.settled()
     assert room.history[-1].seat == 1  # the bot turned Ana's card
-    await live.close()
 
 
 async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
-    store: Store,
+    lives: Lives,
 ) -> None:
-    live = Live(store, FAST)
+    live = lives(FAST)
     lobby = await live.rooms.create("guerra", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
@@ -203,11 +196,10 @@ async def test_a_dropped_player_keeps_the_seat_for_the_grace_then_a_bot_plays(
     _, back = room.subscribe(ANA, ana_inbox.append, None)  # she reloads
     assert back["presence"]["seats"][1] == {"seat": 1, "connected": True, "grace_ms": None,
                                             "bot": False, "away": False}  # fmt: skip
-    await live.close()
 
 
-async def test_a_spectator_is_counted_and_sees_no_hand(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_a_spectator_is_counted_and_sees_no_hand(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("onecard", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
@@ -219,11 +211,10 @@ async def test_a_spectator_is_counted_and_sees_no_hand(store: Store) -> None:
     _, watching = room.subscribe(EVE, lambda m: None, None)
     assert watching["seat"] is None and not watching["view"].get("hand")
     assert [m for m in inbox if m["type"] == "presence"][-1]["watchers"] == 1
-    await live.close()
 
 
-async def test_a_room_survives_a_restart(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_a_room_survives_a_restart(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("onecard", {"config": {"players": 3}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "bot", seat=2, level="facil")
@@ -231,7 +222,7 @@ async def test_a_room_survives_a_restart(store: Store) -> None:
     code, game_id, version = lobby.code, lobby.record.game_id, lobby.version
     await live.close()
 
-    again = Live(store, FAST)
+    again = lives(FAST)
     await again.start()
     back = await again.read_room(code)
     assert back is not None and back.version == version and back.record.game_id == game_id
@@ -239,7 +230,6 @@ async def test_a_room_survives_a_restart(store: Store) -> None:
     assert back.seats[2]["level"] == "facil"
     room = await again.read_table(str(game_id))
     assert room is not None and room.online and room.clocks.seconds("turn") == 30.0
-    await again.close()
 
 
 def test_names_are_cleaned() -> None:
@@ -249,8 +239,8 @@ def test_names_are_cleaned() -> None:
     assert clean_name("   ") is None and clean_name(7) is None
 
 
-async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_reactions_are_preset_throttled_and_reach_the_room(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("onecard", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     inbox: list[Any] = []
@@ -267,11 +257,10 @@ async def test_reactions_are_preset_throttled_and_reach_the_room(store: Store) -
     assert too_fast is not None and too_fast["code"] == "too_fast"
     assert sum(1 for m in inbox if m["type"] == "reaction") == 3
     assert lobby.version == 1  # reactions change nothing in the room
-    await live.close()
 
 
-async def test_no_hints_in_a_game_among_friends(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_no_hints_in_a_game_among_friends(lives: Lives) -> None:
+    live = lives(FAST)
     lobby = await live.rooms.create("rummy", {"config": {"players": 2}}, HOST, "Host")
     await act(lobby, ANA, "take", name="Ana")
     await act(lobby, HOST, "start")
@@ -281,4 +270,3 @@ async def test_no_hints_in_a_game_among_friends(store: Store) -> None:
     turn = room.state.turn
     reply = await room.hint([HOST, ANA][turn])
     assert reply["type"] == "error" and reply["code"] == "no_hints_online"
-    await live.close()

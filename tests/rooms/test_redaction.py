@@ -15,6 +15,7 @@ import pytest
 
 from tapete.rooms import Settings, Table
 from tapete.store import Store
+from tests.lives import Tables
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[HDCS]\b|\bJK[12]\b")
 TILE = re.compile(r'"((?:1[0-3]|[1-9])[RANO]|J)"')
@@ -25,10 +26,10 @@ def guests(n: int) -> list[str]:
     return [f"guest-{i}-" + "x" * 16 for i in range(n)]
 
 
-async def open_table(store: Store, kind: str, players: int, seed: int) -> Table:
+async def open_table(store: Store, tables: Tables, kind: str, players: int, seed: int) -> Table:
     seats = [{"kind": "human", "guest": g, "name": f"P{i}"} for i, g in enumerate(guests(players))]
     record = await store.create_game(kind, {"players": players}, seed, seats, guests(1)[0])
-    return await Table.open(record, store, FAST)
+    return await tables(record, FAST)
 
 
 def hidden_one_card(room: Table, seat: int) -> Counter[str]:
@@ -116,20 +117,24 @@ async def play(room: Table, kind: str, seed: int, moves: int) -> int:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-async def test_one_card_frames_hold_no_other_hand_nor_the_stock(store: Store, players: int) -> None:
+async def test_one_card_frames_hold_no_other_hand_nor_the_stock(
+    store: Store, tables: Tables, players: int
+) -> None:
     frames = 0
     for seed in range(8):
-        room = await open_table(store, "onecard", players, seed * 31 + players)
+        room = await open_table(store, tables, "onecard", players, seed * 31 + players)
         frames += await play(room, "onecard", seed, moves=120)
         await room.close()
     assert frames > 1000
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-async def test_rummy_frames_hold_no_other_rack_nor_the_pool(store: Store, players: int) -> None:
+async def test_rummy_frames_hold_no_other_rack_nor_the_pool(
+    store: Store, tables: Tables, players: int
+) -> None:
     frames = 0
     for seed in range(10):
-        room = await open_table(store, "rummy", players, seed * 17 + players)
+        room = await open_table(store, tables, "rummy", players, seed * 17 + players)
         frames += await play(room, "rummy", seed, moves=150)
         await room.close()
     assert frames > 1000

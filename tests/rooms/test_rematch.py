@@ -14,7 +14,7 @@ from typing import Any
 from tapete.rooms import Live, Settings
 from tapete.rooms.private_room import PrivateRoom
 from tapete.rooms.table import Table
-from tapete.store import Store
+from tests.lives import Lives
 from tests.rooms.conftest import room_action
 
 HOST, ANA, LUIS = "host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19
@@ -73,10 +73,10 @@ class Player:
 
 
 async def room_of(
-    store: Store, guests: list[str], settings: Settings = FAST, players: int | None = None
+    lives: Lives, guests: list[str], settings: Settings = FAST, players: int | None = None
 ) -> tuple[Live, PrivateRoom]:
     """A La guerra room with these guests seated (the first hosts), not started."""
-    live = Live(store, settings)
+    live = lives(settings)
     n = players or len(guests)
     lobby = await live.rooms.create("guerra", {"config": {"players": n}}, guests[0], "Host")
     for guest in guests[1:]:
@@ -100,8 +100,8 @@ async def play_to_the_end(room: Table, *guests: str) -> None:
     await until(lambda: room.finished)
 
 
-async def test_the_end_says_who_accepted_and_whom_it_waits_for(store: Store) -> None:
-    live, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+async def test_the_end_says_who_accepted_and_whom_it_waits_for(lives: Lives) -> None:
+    live, lobby = await room_of(lives, [HOST, ANA, LUIS], SLOW)
     players = [Player(live, lobby, g) for g in (HOST, ANA, LUIS)]
     assert await act(lobby, HOST, "start") is None
     room = await players[0].join()
@@ -123,16 +123,15 @@ async def test_the_end_says_who_accepted_and_whom_it_waits_for(store: Store) -> 
     assert lobby.record.game_id != room.id and lobby.record.games == 2
     state = lobby.state(ANA)
     assert state["over"] is False and state["rematch"] == [] and state["waiting"] == []
-    await live.close()
 
 
 async def test_a_player_gone_past_the_grace_counts_as_accepted_and_keeps_the_seat(
-    store: Store,
+    lives: Lives,
 ) -> None:
     """The issue: one closed the browser mid-game, the stand-in finished for them, the two
     others pressed «Revancha»: the next game begins, the absent one's seat theirs with a bot
     standing in until they come back."""
-    live, lobby = await room_of(store, [HOST, ANA, LUIS])
+    live, lobby = await room_of(lives, [HOST, ANA, LUIS])
     host, ana, luis = (Player(live, lobby, g) for g in (HOST, ANA, LUIS))
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
@@ -160,13 +159,12 @@ async def test_a_player_gone_past_the_grace_counts_as_accepted_and_keeps_the_sea
     again = Player(live, lobby, LUIS)
     await again.join()
     assert seat not in new.bots.away and seat not in new.bots.seats()
-    await live.close()
 
 
 async def test_a_player_who_drops_at_the_end_is_waited_for_until_the_grace_runs_out(
-    store: Store,
+    lives: Lives,
 ) -> None:
-    live, lobby = await room_of(store, [HOST, ANA])
+    live, lobby = await room_of(lives, [HOST, ANA])
     host, ana = Player(live, lobby, HOST), Player(live, lobby, ANA)
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
@@ -184,11 +182,10 @@ async def test_a_player_who_drops_at_the_end_is_waited_for_until_the_grace_runs_
     assert new.seat_of(ANA) in new.bots.away
     # and the finished game said she went (no «reconectando… 0 s» left behind)
     assert room.presence()["seats"][1]["away"] is True
-    await live.close()
 
 
-async def test_the_host_starts_the_next_game_without_waiting(store: Store) -> None:
-    live, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+async def test_the_host_starts_the_next_game_without_waiting(lives: Lives) -> None:
+    live, lobby = await room_of(lives, [HOST, ANA, LUIS], SLOW)
     players = [Player(live, lobby, g) for g in (HOST, ANA, LUIS)]
     assert await act(lobby, HOST, "start") is None
     room = await players[0].join()
@@ -203,13 +200,12 @@ async def test_the_host_starts_the_next_game_without_waiting(store: Store) -> No
     assert isinstance(new, Table) and new.id != room.id
     # everyone keeps a seat, and the next player starts, as in a rematch
     assert [new.seat_of(g) for g in (ANA, LUIS, HOST)] == [0, 1, 2]
-    await live.close()
 
 
-async def test_the_room_never_dies(store: Store) -> None:
+async def test_the_room_never_dies(lives: Lives) -> None:
     """Everyone gone but one: that one's «Revancha» starts the next game. Everyone gone from
     the room: whoever comes back sits, hosts, and starts."""
-    live, lobby = await room_of(store, [HOST, ANA, LUIS])
+    live, lobby = await room_of(lives, [HOST, ANA, LUIS])
     host, ana, luis = (Player(live, lobby, g) for g in (HOST, ANA, LUIS))
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
@@ -238,11 +234,10 @@ async def test_the_room_never_dies(store: Store) -> None:
     assert await act(lobby, EVE, "start") is None
     assert lobby.record.game_id != second.id
     assert eve.last("lobby")["over"] is False
-    await live.close()
 
 
-async def test_a_player_back_after_the_end_sees_it_and_can_accept(store: Store) -> None:
-    live, lobby = await room_of(store, [HOST, ANA])
+async def test_a_player_back_after_the_end_sees_it_and_can_accept(lives: Lives) -> None:
+    live, lobby = await room_of(lives, [HOST, ANA])
     host, ana = Player(live, lobby, HOST), Player(live, lobby, ANA)
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
@@ -260,11 +255,10 @@ async def test_a_player_back_after_the_end_sees_it_and_can_accept(store: Store) 
     assert state["waiting"] == [0]
     assert await act(lobby, HOST, "rematch") is None  # Ana is away: it begins
     assert lobby.record.game_id != room.id
-    await live.close()
 
 
-async def test_presence_says_who_went_and_what_stands_in(store: Store) -> None:
-    live, lobby = await room_of(store, [HOST, ANA])
+async def test_presence_says_who_went_and_what_stands_in(lives: Lives) -> None:
+    live, lobby = await room_of(lives, [HOST, ANA])
     host, ana = Player(live, lobby, HOST), Player(live, lobby, ANA)
     assert await act(lobby, HOST, "start") is None
     room = await host.join()
@@ -275,11 +269,10 @@ async def test_presence_says_who_went_and_what_stands_in(store: Store) -> None:
     await until(lambda: host.last("presence")["seats"][1]["away"] is True)
     await play_to_the_end(room, HOST)
     assert room.presence()["standin"] is None  # over: nobody plays for anyone now
-    await live.close()
 
 
-async def test_el_peaje_skips_the_turn_of_one_who_went(store: Store) -> None:
-    live = Live(store, FAST)
+async def test_el_peaje_skips_the_turn_of_one_who_went(lives: Lives) -> None:
+    live = lives(FAST)
     config = {"variant": "rapidos", "players": 2}
     lobby = await live.rooms.create("peaje", {"config": config}, HOST, "Host")
     assert await act(lobby, ANA, "take", name="Ana") is None
@@ -288,13 +281,12 @@ async def test_el_peaje_skips_the_turn_of_one_who_went(store: Store) -> None:
     host = Player(live, lobby, HOST)
     await host.join()
     assert host.last("joined")["presence"]["standin"] == "skip"
-    await live.close()
 
 
 async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
-    store: Store,
+    lives: Lives,
 ) -> None:
-    live, lobby = await room_of(store, [HOST, ANA], SLOW, players=3)
+    live, lobby = await room_of(lives, [HOST, ANA], SLOW, players=3)
     watcher: list[Any] = []
     lobby.enter(ANA, watcher.append, "es")
     assert await act(lobby, HOST, "remove", seat=1) is None
@@ -310,7 +302,7 @@ async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
     assert lobby.state(HOST)["watchers"] == 1
     # kept with the room: another process (or a restart) refuses her too
     await live.close()
-    again = Live(store, SLOW)
+    again = lives(SLOW)
     back = await again.read_room(lobby.code)
     assert back is not None and back.state(HOST)["removed"] == ["Ana"]
     refused = await act(back, ANA, "take", name="Ana")
@@ -323,23 +315,21 @@ async def test_a_removed_player_may_not_sit_again_until_the_host_lets_them(
     assert back.state(HOST)["removed"] == [] and back.state(ANA)["you_removed"] is False
     assert await act(back, ANA, "take", name="Ana") is None
     assert back.seat_of(ANA) == 1
-    await again.close()
 
 
-async def test_removing_a_bot_or_an_empty_seat_bars_nobody(store: Store) -> None:
-    live, lobby = await room_of(store, [HOST], SLOW, players=3)
+async def test_removing_a_bot_or_an_empty_seat_bars_nobody(lives: Lives) -> None:
+    _, lobby = await room_of(lives, [HOST], SLOW, players=3)
     assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
     assert await act(lobby, HOST, "remove", seat=1) is None
     assert await act(lobby, HOST, "remove", seat=2) is None
     assert lobby.state(HOST)["removed"] == [] and lobby.record.removed == []
-    await live.close()
 
 
-async def test_the_host_changing_the_table_between_games_starts_nothing(store: Store) -> None:
+async def test_the_host_changing_the_table_between_games_starts_nothing(lives: Lives) -> None:
     """Between games the host may go back to the room and change it: that is not an answer
     to the rematch (whoever asked asks again, or the host starts), and a room with too few
     players never starts by itself."""
-    live, lobby = await room_of(store, [HOST, ANA, LUIS], SLOW)
+    live, lobby = await room_of(lives, [HOST, ANA, LUIS], SLOW)
     for guest in (HOST, ANA, LUIS):
         Player(live, lobby, guest)
     assert await act(lobby, HOST, "start") is None
@@ -358,4 +348,3 @@ async def test_the_host_changing_the_table_between_games_starts_nothing(store: S
     assert await act(lobby, HOST, "bot", seat=1, level="normal") is None
     assert await act(lobby, HOST, "start") is None
     assert lobby.record.game_id != room.id
-    await live.close()

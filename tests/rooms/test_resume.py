@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import asyncio
 
-from tapete.rooms import Live, Settings
+from tapete.rooms import Settings
 from tapete.store import Store
+from tests.lives import Lives
 
 GUEST = "r" * 24
 
 
 async def test_games_come_back_from_their_logs_and_one_asked_for_meanwhile_opens_once(
-    store: Store,
+    lives: Lives,
 ) -> None:
     settings = Settings(bot_pace=0)
-    first = Live(store, settings)
+    first = lives(settings)
     made = [await first.tables.create("guerra", {}, f"{GUEST[:-2]}{i:02d}") for i in range(12)]
     for room in made:  # a few moves in each log
         await room.submit(room.record.seats[0]["guest"], room.version, {"type": "turn"})
@@ -24,18 +25,15 @@ async def test_games_come_back_from_their_logs_and_one_asked_for_meanwhile_opens
     assert all(v >= 2 for v in versions.values())
     await first.close()
 
-    again = Live(store, settings)
+    again = lives(settings)
     wanted = made[7].id
     resumed, early = await asyncio.gather(again.start(), again.read_table(wanted))
-    try:
-        assert resumed == 12
-        assert early is not None and early.version == versions[wanted]
-        loaded = {room.id: room for room in again.tables.loaded()}
-        assert loaded[wanted] is early  # not opened twice
-        assert {i: r.version for i, r in loaded.items()} == versions
-        assert len(again.tables.loaded()) == 12
-    finally:
-        await again.close()
+    assert resumed == 12
+    assert early is not None and early.version == versions[wanted]
+    loaded = {room.id: room for room in again.tables.loaded()}
+    assert loaded[wanted] is early  # not opened twice
+    assert {i: r.version for i, r in loaded.items()} == versions
+    assert len(again.tables.loaded()) == 12
 
 
 async def test_the_bulk_reads_give_each_game_its_own_log_in_order(store: Store) -> None:

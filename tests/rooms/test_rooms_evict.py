@@ -8,16 +8,17 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from tapete.rooms import Live, Settings
+from tapete.rooms import Settings
 from tapete.store import Store, utcnow
+from tests.lives import Lives
 
 G0 = "a" * 24
 # one duel ends it: the ace beats the two and takes every card
 LAST_DUEL = {"piles": ["A♠", "2♣"]}
 
 
-async def test_a_finished_room_nobody_watches_is_closed_and_reopens(store: Store) -> None:
-    live = Live(store, idle_seconds=0)
+async def test_a_finished_room_nobody_watches_is_closed_and_reopens(lives: Lives) -> None:
+    live = lives(idle_seconds=0)
     room = await live.tables.create("guerra", {}, G0, position=LAST_DUEL)
     conn, _joined = room.subscribe(G0, lambda m: None, None)
     assert await live.tables.evict() == 0  # not over yet
@@ -32,20 +33,19 @@ async def test_a_finished_room_nobody_watches_is_closed_and_reopens(store: Store
     again = await live.read_table(room.id)
     assert again is not None and again is not room and again.finished
     assert again.view_message(0) == final
-    await live.close()
 
 
 UNFINISHED = {"piles": ["A♠ 3♦", "2♣ 4♥"]}
 
 
-async def test_an_unfinished_game_stays_a_while_then_leaves_memory(store: Store) -> None:
-    live = Live(store, idle_seconds=0)  # the default: ten minutes for unfinished ones
+async def test_an_unfinished_game_stays_a_while_then_leaves_memory(lives: Lives) -> None:
+    live = lives(idle_seconds=0)  # the default: ten minutes for unfinished ones
     room = await live.tables.create("guerra", {}, G0, position=UNFINISHED)
     assert not room.finished and not room.subscribers
     assert await live.tables.evict() == 0
     assert live.tables.loaded() == [room]
     await live.close()
-    quick = Live(store, Settings(idle_unfinished_seconds=0), idle_seconds=3600)
+    quick = lives(Settings(idle_unfinished_seconds=0), idle_seconds=3600)
     room = await quick.tables.create("guerra", {}, G0, position=UNFINISHED)
     assert await room.submit(G0, room.version, {"type": "turn"}) is None
     await room.settled()
@@ -53,47 +53,44 @@ async def test_an_unfinished_game_stays_a_while_then_leaves_memory(store: Store)
     assert await quick.tables.evict() == 1 and quick.tables.loaded() == []
     again = await quick.read_table(room.id)  # the player comes back: as it was
     assert again is not None and again.view_message(0) == seen
-    await quick.close()
 
 
-async def test_a_new_practice_game_of_a_kind_sets_the_old_one_aside(store: Store) -> None:
-    live = Live(store)
+async def test_a_new_practice_game_of_a_kind_sets_the_old_one_aside(lives: Lives) -> None:
+    live = lives()
     games = [await live.tables.create("guerra", {}, G0, position=UNFINISHED) for _ in range(30)]
     other = await live.tables.create("onecard", {}, G0)
     kept = {r.id for r in live.tables.loaded()}
     assert kept == {games[-1].id, other.id}  # one a kind in memory, however many made
     first = await live.read_table(games[0].id)  # still there to resume
     assert first is not None and not first.finished
-    await live.close()
 
 
-async def test_a_restart_rebuilds_only_the_live_games(store: Store) -> None:
-    live = Live(store)
+async def test_a_restart_rebuilds_only_the_live_games(store: Store, lives: Lives) -> None:
+    live = lives()
     old = await live.tables.create("guerra", {}, G0, position=UNFINISHED)
     await live.close()
-    later = Live(store, Settings(live_seconds=0))  # nothing moved "since now"
+    later = lives(Settings(live_seconds=0))  # nothing moved "since now"
     assert await later.start() == 0 and later.tables.loaded() == []
     assert await later.read_table(old.id) is not None  # asked for: reopened from its log
     await later.close()
-    again = Live(store)  # moved within the hour: live
+    again = lives()  # moved within the hour: live
     assert await again.start() == 1
     await again.close()
     recent = await store.unfinished(live_since=utcnow() - timedelta(hours=1))
     assert [g.id for g in recent] == [old.id]
 
 
-async def test_a_room_asked_for_lately_stays(store: Store) -> None:
-    live = Live(store, idle_seconds=3600)
+async def test_a_room_asked_for_lately_stays(lives: Lives) -> None:
+    live = lives(idle_seconds=3600)
     room = await live.tables.create("guerra", {}, G0, position=LAST_DUEL)
     assert await room.submit(G0, room.version, {"type": "turn"}) is None
     await room.settled()
     assert room.finished and not room.subscribers
     assert await live.tables.evict() == 0  # created a moment ago
-    await live.close()
 
 
-async def test_the_sweep_runs_by_itself_once_started(store: Store) -> None:
-    live = Live(store, idle_seconds=0)
+async def test_the_sweep_runs_by_itself_once_started(lives: Lives) -> None:
+    live = lives(idle_seconds=0)
     assert await live.start() == 0
     room = await live.tables.create("guerra", {}, G0, position=LAST_DUEL)
     assert await room.submit(G0, room.version, {"type": "turn"}) is None
@@ -101,4 +98,3 @@ async def test_the_sweep_runs_by_itself_once_started(store: Store) -> None:
     assert room.finished and live.tables.loaded() == [room]
     await asyncio.sleep(1.3)  # the sweep runs at most once a second
     assert live.tables.loaded() == []
-    await live.close()
