@@ -75,7 +75,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # thread's running loop for as long as the session-scoped `playwright` fixture lives.
     # An `async def` test (pytest-asyncio) run after it fails with "Cannot run the event loop
     # while another loop is running". So the browser tests go last, after every other test.
+    # The long ones (marked slow: whole games in several browsers) start first, so that on
+    # two workers the suite does not end on one of them while the other worker waits.
     browser = [item for item in items if _is_browser_test(item)]
+    browser.sort(key=lambda item: item.get_closest_marker("slow") is None)
     others = [item for item in items if not _is_browser_test(item)]
     items[:] = others + browser
     for item in browser:

@@ -16,6 +16,8 @@ from browser import PHONE, TIMEOUT, inside_viewport, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
 from servers import serve
 
+pytestmark = pytest.mark.slow  # (whole games in several browsers: started first)
+
 GRACE = 3
 """Seconds of grace on the server of the test that waits one out (45 s elsewhere)."""
 CHANGED = (

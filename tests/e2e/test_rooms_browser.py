@@ -14,6 +14,8 @@ from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version, view
 from playwright.sync_api import Page, expect
 from test_onecard_browser import play_or_draw
 
+pytestmark = pytest.mark.slow  # (whole games in several browsers: started first)
+
 
 @pytest.fixture
 def host(desktop: Page) -> Page:

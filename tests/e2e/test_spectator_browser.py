@@ -24,6 +24,8 @@ from test_onecard_browser import play_or_draw
 
 from tapete.registry import REGISTRY
 
+pytestmark = pytest.mark.slow  # (whole games in several browsers: started first)
+
 ONLINE = [key for key, e in REGISTRY.items() if e.game.online is not None]
 """The games a private room can play, as the registry says."""
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}

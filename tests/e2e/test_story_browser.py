@@ -21,6 +21,8 @@ from test_shop_browser import room_of, sit
 
 from tests.mailbox import Inbox
 
+pytestmark = pytest.mark.slow  # (whole games in several browsers: started first)
+
 
 @pytest.fixture
 def other_phone(browser: Any) -> Iterator[Page]:
