@@ -30,11 +30,17 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
     store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[int] = []
+    thinking, answered = threading.Event(), threading.Event()
+    released: list[bool] = []
 
     def slow(real: Chooser) -> Chooser:
         def decide(view: dict[str, Any], level: str) -> Any:
             threads.append(threading.get_ident())
-            time.sleep(0.4)  # a long search, holding its thread
+            thinking.set()
+            # a long search, holding its thread until the loop answers: on the loop's own
+            # thread it would hold the loop, which could never answer (no timing measured:
+            # counting the loop's ticks in 0.3 s failed once on a loaded machine)
+            released.append(answered.wait(10))
             return real(view, level)
 
         return decide
@@ -45,15 +51,12 @@ async def test_a_slow_bot_decision_leaves_the_loop_free(
     room.state = onecard.load(POSITION)
     room.bots.schedule()
 
-    ticks = 0
-    start = time.monotonic()
-    while time.monotonic() - start < 0.3:
+    while not thinking.is_set():  # the loop turns while the bot thinks...
         await asyncio.sleep(0.01)
-        ticks += 1
-    # the loop kept turning while the bot thought (it would have stalled for 0.4 s)
-    assert ticks >= 10
-    assert threads and threads[0] != threading.get_ident()
+    answered.set()  # ...and answers it from here
     await room.settled()
+    assert released and all(released)  # (every decision was answered, none timed out)
+    assert threads and threads[0] != threading.get_ident()
     assert onecard.dump(room.state)["discard"].split()[-1] == "5S"
 
 
