@@ -26,11 +26,6 @@ ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    # no GPU here: composite in software in the renderer and run what is left of the GPU
-    # process inside the browser's (measured on test_rooms_browser + test_guerra_browser,
-    # one worker: 130–135 s -> 101–109 s, the machine's CPU 158–175 s -> 136–149 s)
-    "--in-process-gpu",
-    "--disable-gpu-compositing",
 ]
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
