@@ -132,7 +132,7 @@ async def test_the_rooms_30_second_clock_skips_a_turn(lives: Lives) -> None:
 
 async def test_in_turnos_rapidos_one_who_leaves_is_out(lives: Lives) -> None:
     """RULES.md, leaving: «El Peaje: their route ends, out.»"""
-    live = lives(FAST)
+    live = lives(PRESENT)
     options = {"config": {"variant": "rapidos", "players": 3}}
     lobby, room = await playing(live, options, ANA, LUIS)
     inbox: list[Any] = []

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
+
+from tapete.rooms import Settings
+from tapete.server.app import create_app
 
 FIRST = re.compile(r'<script type="application/json" id="tapete-first">(.*?)</script>')
 
@@ -17,6 +22,15 @@ def first_of(page: str) -> dict[str, Any]:
     assert found is not None
     data: dict[str, Any] = json.loads(found.group(1))
     return data
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """The hall with bots that wait: no bot may move between the page and the socket's join
+    (a loaded machine once let one, and the versions differed)."""
+    with TestClient(create_app(db_url, Settings(bot_delay=30.0))) as c:
+        c.get("/")
+        yield c
 
 
 def test_the_page_carries_what_the_socket_joins_with(client: TestClient, h: Any) -> None:
