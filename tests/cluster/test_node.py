@@ -3,7 +3,6 @@ messages in order, a request nobody answers."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -12,18 +11,11 @@ import pytest
 from tapete.cluster import Node, Unreachable
 from tapete.cluster.node import ALIVE, UNITS
 from tests.cluster.conftest import RedisServer
+from tests.waiting import until
 
 TTL = 2.0
 """Long enough that a loaded machine answers within a third of it (its socket timeout): at
 0.6 s a node under load once found Redis «unreachable» and rightly dropped its units."""
-
-
-async def until(check: Callable[[], bool], seconds: float = 5 * TTL) -> None:
-    """Wait for ``check()`` (the nodes act at their beats: waited for, never slept for)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not check() and loop.time() < end:
-        await asyncio.sleep(0.01)
 
 
 class Heard:

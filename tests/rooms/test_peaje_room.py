@@ -11,20 +11,13 @@ from tapete.rooms import Live, Settings, Table
 from tapete.rooms.private_room import PrivateRoom
 from tests.lives import Lives
 from tests.rooms.conftest import room_action
+from tests.waiting import until
 
 HOST, ANA, LUIS = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19)
 FAST = Settings(bot_pace=0, grace_seconds=0.15, watchdog_seconds=0.05)
 PRESENT = Settings(bot_pace=0, grace_seconds=3600, watchdog_seconds=0.05)
 """For a test whose players are not connected but must not be skipped: with FAST's 0.15 s
 grace, a loaded machine once skipped the host's turn before the test's first move."""
-
-
-async def until(check: Any, seconds: float = 10.0) -> None:
-    """Wait for ``check()`` (a clock's end, seen, not slept for)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not check() and loop.time() < end:
-        await asyncio.sleep(0.01)
 
 
 async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dict[str, Any] | None:
