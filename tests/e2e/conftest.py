@@ -17,7 +17,34 @@ import pytest
 from tests.mailbox import Inbox, mail_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+PLAYWRIGHT_DISABLED_FEATURES = [
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+]
+"""The features Playwright's own `--disable-features` turns off (its chromiumSwitches.ts).
+Chromium reads only the last `--disable-features` of a command line, so ours repeats them
+(test_browser_flags_browser.py fails when a Playwright upgrade adds one)."""
+OMNIBOX_WEBUI = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+"""Chromium 156 gives every window (so every context of headless Chromium) an address bar
+whose suggestions popup is a page of its own, loaded at once in a renderer of its own
+(`--top-chrome-webui`) though a test never types in it: 0.3 of the 0.75 CPU seconds a new
+context and its first page cost here (bench/RESULTS.md, «The test suite's time»)."""
 ARGS = [
+    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + OMNIBOX_WEBUI),
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

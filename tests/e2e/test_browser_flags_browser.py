@@ -1,0 +1,78 @@
+"""The browser suite's Chromium flags do what conftest.py says, through upgrades of Playwright
+and Chromium: Playwright's own disabled features stay disabled (Chromium reads only the last
+`--disable-features`), and no context starts the address bar's popup page in a renderer of its
+own (0.3 CPU s per context here)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from conftest import OMNIBOX_WEBUI
+
+TOP_CHROME = b"--top-chrome-webui"
+
+
+def _command_line(browser: Any) -> tuple[list[str], str]:
+    """The browser's command line and its profile folder, from chrome://version."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto("chrome://version")
+        line = page.inner_text("#command_line")
+        profile = str(Path(page.inner_text("#profile_path")).parent)
+    finally:
+        context.close()
+    return shlex.split(line), profile
+
+
+def _features(switches: list[str]) -> list[list[str]]:
+    prefix = "--disable-features="
+    return [s.removeprefix(prefix).split(",") for s in switches if s.startswith(prefix)]
+
+
+def test_the_last_disable_features_keeps_playwrights(browser: Any) -> None:
+    switches, _ = _command_line(browser)
+    lists = _features(switches)
+    assert len(lists) >= 2, lists  # Playwright's, then ours
+    last = set(lists[-1])
+    for earlier in lists[:-1]:
+        missing = set(earlier) - last
+        assert not missing, (
+            f"Playwright now disables {sorted(missing)} too: add them to "
+            "PLAYWRIGHT_DISABLED_FEATURES in tests/e2e/conftest.py"
+        )
+    assert set(OMNIBOX_WEBUI) <= last
+
+
+def _renderers_of(profile: str) -> list[bytes]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read()
+        except OSError:
+            continue  # gone meanwhile
+        if b"--type=renderer" in command and profile.encode() in command:
+            found.append(command)
+    return found
+
+
+def test_no_context_starts_the_address_bars_popup(browser: Any, server_url: str) -> None:
+    _, profile = _command_line(browser)
+    contexts = [browser.new_context() for _ in range(2)]
+    try:
+        for context in contexts:
+            context.new_page().goto(server_url + "/")
+        renderers = _renderers_of(profile)
+        assert len(renderers) >= 2, "the pages' own renderers were not found"
+        popups = [r for r in renderers if TOP_CHROME in r]
+        assert not popups, (
+            f"{len(popups)} renderers for Chromium's own pages: the features in OMNIBOX_WEBUI "
+            "(tests/e2e/conftest.py) no longer turn the address bar's popup off"
+        )
+    finally:
+        for context in contexts:
+            context.close()
