@@ -86,3 +86,34 @@ def test_reduced_motion_stops_the_flips_and_pulses(
             assert times[1] != "none" and float(times[0].rstrip("s")) >= 0.1, times
     finally:
         context.close()
+
+
+def test_the_glow_of_a_button_waiting_for_a_press_moves_only_its_opacity(
+    page: Page, server_url: str
+) -> None:
+    """«Dar la vuelta» glows for as long as it waits for the player. The glow changes only
+    its opacity, which the compositor animates on its own: a glow that changed the button's
+    shadow painted the page again at every frame (a quarter of a CPU core, without a GPU)."""
+    page.goto(server_url + "/guerra")
+    page.get_by_role("button", name="Empezar partida").click()
+    page.locator("#turn").wait_for()
+    page.wait_for_function(
+        "() => document.getAnimations().some((a) => a.animationName === 'pulse')"
+    )
+    changed = page.evaluate(
+        """() => document.getAnimations().filter((a) => a.playState === "running"
+             && a.effect.getTiming().iterations === Infinity)
+           .map((a) => [a.effect.target.id, a.effect.pseudoElement,
+                        ...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k)))])"""
+    )
+    assert changed, "nothing glows"
+    for target, pseudo, *properties in changed:
+        assert set(properties) <= {
+            "offset",
+            "easing",
+            "composite",
+            "computedOffset",
+            "opacity",
+            "transform",
+        }, (target, pseudo, properties)
+    assert ["turn", "::after"] in [c[:2] for c in changed]
