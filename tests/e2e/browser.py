@@ -65,6 +65,24 @@ def still(page: Page, timeout: float = TIMEOUT) -> None:
         raise AssertionError(f"{page.url} never still: {page.evaluate(UNSTILL)}") from None
 
 
+def looks(page: Page, selector: str, *properties: str) -> list[dict[str, str]]:
+    """Each element matching ``selector``, once the page is :func:`still`: its class and the
+    computed value of each CSS property named (``backgroundImage``…), read in one go. (A
+    locator's ``evaluate`` finds the element first and reads it later: a table drawn again
+    in between leaves it detached, and a detached element's computed style is empty.)"""
+    still(page)
+    found = page.evaluate(
+        """([selector, properties]) => [...document.querySelectorAll(selector)].map((e) => {
+             const style = getComputedStyle(e);
+             return Object.fromEntries([["class", e.className],
+               ...properties.map((p) => [p, style[p]])]);
+           })""",
+        [selector, list(properties)],
+    )
+    assert isinstance(found, list)
+    return found
+
+
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
     """A screenshot of a state the test reached, which must also pass the accessibility
     audit (:func:`accessible`): every state worth looking at is worth auditing. Taken once

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser import PHONE, no_horizontal_scroll, shot
+from browser import PHONE, looks, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
 from test_guerra_browser import start_game
 from test_onecard_browser import start_from_setup
@@ -29,15 +29,14 @@ def test_a_bought_back_is_on_the_players_own_cards_in_practice(
     bought_azulejo(page, server_url)
 
     start_game(page, server_url)
-    mine = page.locator(".seat.me .pile .card.back")
-    expect(mine.first).to_be_visible()
-    classes = mine.evaluate_all("els => els.map(e => e.className)")
-    assert classes and all("cos-azulejo" in c for c in classes), classes
-    image = mine.first.evaluate("e => getComputedStyle(e).backgroundImage")
-    assert "radial-gradient" in image, image  # (the Azulejo pattern, drawn by cosmetics.css)
-    theirs = page.locator(".seat:not(.me) .pile .card.back")
-    expect(theirs.first).to_be_visible()
-    assert not any("cos-" in c for c in theirs.evaluate_all("els => els.map(e => e.className)"))
+    expect(page.locator(".seat.me .pile .card.back").first).to_be_visible()
+    mine = looks(page, ".seat.me .pile .card.back", "backgroundImage")
+    assert mine and all("cos-azulejo" in b["class"] for b in mine), mine
+    # (the Azulejo pattern, drawn by cosmetics.css)
+    assert all("radial-gradient" in b["backgroundImage"] for b in mine), mine
+    expect(page.locator(".seat:not(.me) .pile .card.back").first).to_be_visible()
+    theirs = looks(page, ".seat:not(.me) .pile .card.back")
+    assert theirs and not any("cos-" in b["class"] for b in theirs), theirs
     expect(page.locator(".seat.me .seat-avatar .avatar-gato")).to_have_count(1)
     no_horizontal_scroll(page, PHONE["width"])
     shot(page, screenshots / "phone-guerra-practice-back.png")

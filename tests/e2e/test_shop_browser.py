@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import PHONE, no_horizontal_scroll, shot
+from browser import PHONE, looks, no_horizontal_scroll, shot
 from playwright.sync_api import Page, expect
 
 
@@ -67,11 +67,10 @@ def test_a_card_back_bought_is_what_a_friend_sees(
     host.locator("#start").click()
     expect(phone.locator(".hand .card")).to_have_count(7)
     # the host's cards, face down on the friend's table, wear the host's back
-    backs = phone.locator(".opp .card.back")
-    expect(backs.first).to_be_visible()
-    assert all("cos-azulejo" in c for c in backs.evaluate_all("e => e.map(x => x.className)"))
-    image = backs.first.evaluate("e => getComputedStyle(e).backgroundImage")
-    assert "radial-gradient" in image, image
+    expect(phone.locator(".opp .card.back").first).to_be_visible()
+    backs = looks(phone, ".opp .card.back", "backgroundImage")
+    assert backs and all("cos-azulejo" in b["class"] for b in backs), backs
+    assert all("radial-gradient" in b["backgroundImage"] for b in backs), backs
     # and the host's avatar beside their name
     expect(phone.locator(".opp .seat-avatar .avatar-gato")).to_have_count(1)
     no_horizontal_scroll(phone, PHONE["width"])

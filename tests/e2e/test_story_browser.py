@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, view
+from browser import PHONE, TIMEOUT, looks, no_horizontal_scroll, shot, view
 from playwright.sync_api import Page, expect
 from test_guerra_browser import autoplay_to_end, start_game
 from test_shop_browser import room_of, sit
@@ -88,9 +88,9 @@ def test_guest_links_pays_wears_loses_recovers_and_checks_a_game(
     expect(ana.locator("#start")).to_be_enabled()
     ana.locator("#start").click()
     expect(marta.locator(".hand .card")).to_have_count(7)
-    backs = marta.locator(".opp .card.back")
-    expect(backs.first).to_be_visible()
-    assert all("cos-azulejo" in c for c in backs.evaluate_all("e => e.map(x => x.className)"))
+    expect(marta.locator(".opp .card.back").first).to_be_visible()
+    backs = looks(marta, ".opp .card.back")
+    assert backs and all("cos-azulejo" in b["class"] for b in backs), backs
     expect(marta.locator(".opp .opp-who strong")).to_have_text("Ana")
     shot(marta, screenshots / "phone-story-friend-sees-back.png")
 
