@@ -36,10 +36,12 @@ MISSING = r"status of 404 \(Not Found\) @ http://[\d.:]+/(unirse\?codigo=000000|
 page that does not exist): Chromium logs a document's error status."""
 
 
-@pytest.fixture(params=["es", "en"])
+@pytest.fixture(scope="module", params=["es", "en"])
 def visitor(browser: Any, request: pytest.FixtureRequest) -> Iterator[Page]:
     """Spanish on a phone, English on a laptop (each page's two layouts, each language; the
-    table states are audited at both sizes where the tests take their screenshots)."""
+    table states are audited at both sizes where the tests take their screenshots). One
+    visitor goes from page to page (these pages are only read), as a person would: a new
+    browser context for each cost more than the page's audit."""
     size = PHONE if request.param == "es" else {"width": 1280, "height": 800}
     context = browser.new_context(
         locale={"es": "es-ES", "en": "en-GB"}[request.param],
