@@ -13,6 +13,7 @@ import pytest
 from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version, view
 from playwright.sync_api import Page, expect
 from test_onecard_browser import play_or_draw
+from test_rummy_browser import drag
 
 pytestmark = pytest.mark.slow  # (whole games in several browsers: started first)
 
@@ -248,14 +249,7 @@ def test_two_friends_at_rummy_drag_tiles_and_drafts_stay_private(
     expect(mover.locator("#turn-label")).to_have_text("Te toca")
     expect(mover.locator("#hint")).to_be_hidden()  # no hints among friends
     # a tile dragged to the table: the mover's draft, checked live, never shown to the other
-    tile = mover.locator("#rack .tile").first
-    a, b = tile.bounding_box(), mover.locator("#sets .new-set").bounding_box()
-    assert a is not None and b is not None
-    mover.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
-    mover.mouse.down()
-    mover.mouse.move(a["x"] + 20, a["y"] - 20, steps=3)
-    mover.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
-    mover.mouse.up()
+    drag(mover, mover.locator("#rack .tile").first, mover.locator("#sets .new-set"))
     expect(mover.locator("#sets .set .tile")).to_have_count(1)
     expect(mover.locator("#rack .tile")).to_have_count(13)
     # the server has checked the draft (its report is back); then a reaction the mover sends

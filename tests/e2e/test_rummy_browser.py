@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, open_position, shot, view
+from browser import PHONE, TIMEOUT, no_horizontal_scroll, open_position, shot, still, view
 from playwright.sync_api import Locator, Page, expect
 
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
@@ -128,11 +128,17 @@ def codes(where: Locator) -> list[str]:
     ]
 
 
+BOX = """e => { const r = e.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height}; }"""
+"""An element's box on the screen, read where the element is found (a locator's
+``bounding_box`` finds it, then asks for its box: a rack drawn again in between gave None)."""
+
+
 def drag(page: Page, source: Locator, target: Locator) -> None:
-    """A mouse drag (pointer events): press on the tile, move past the 8 px threshold, drop."""
-    a = source.bounding_box()
-    b = target.bounding_box()
-    assert a is not None and b is not None
+    """A mouse drag (pointer events), once the table is still: press on the tile, move past
+    the 8 px threshold, drop."""
+    still(page)
+    a, b = source.evaluate(BOX), target.evaluate(BOX)
     x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
