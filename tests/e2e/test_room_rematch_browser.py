@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, inside_viewport, no_horizontal_scroll, shot
+from browser import PHONE, TIMEOUT, inside_viewport, no_horizontal_scroll, shot, still
 from playwright.sync_api import Page, expect
 from servers import serve
 
@@ -106,7 +106,12 @@ def test_the_rematch_never_waits_for_one_who_went(
         for page in (host, ana, luis):
             expect(page.locator("#turn")).to_be_visible()
         first = game_of(host)
-        luis.close()  # Luis closes the browser mid-game
+        # Luis closes the browser mid-game, once his table is joined: a table is drawn from
+        # its page before its socket joins, and a seat that never joined starts no grace yet
+        # (seen once: closed before joining, Luis was never «reconectando»; an open question
+        # in issue 24's note)
+        still(luis)
+        luis.close()
         expect(host.locator("#presence")).to_contain_text("Luis: reconectando…")
         expect(host.locator("#presence")).to_contain_text(
             "Luis: se fue · juega un bot", timeout=GRACE * 1000 + TIMEOUT
