@@ -64,6 +64,10 @@ class Settings:
     grace_seconds: float = 45.0
     """How long a dropped player of a game among friends keeps their seat to themselves
     before a bot stands in (RULES.md: 45 s)."""
+    join_seconds: float = 10.0
+    """How long the players of a game among friends have to come to its table (a new game,
+    or one rebuilt after a restart) before their grace begins: a page on its way to the
+    table is not a drop, a tab closed on the way is."""
     idle_unfinished_seconds: float = 600.0
     """A practice game nobody is connected to or has asked for in this long leaves memory
     (it reopens from its log when asked for)."""
@@ -102,6 +106,13 @@ class BotTurn:
     """None: nothing to do now (or, with ``failed``, the bot failed to decide)."""
     failed: bool = False
     """The bot raised: it plays its first legal move instead."""
+
+
+@dataclass(slots=True)
+class JoinOver:
+    """The time to come to a new (or rebuilt) table ran out for a seat."""
+
+    seat: int
 
 
 @dataclass(slots=True)

@@ -28,6 +28,7 @@ from tapete.rooms.inbox import (
     BotTurn,
     ClockFire,
     GraceOver,
+    JoinOver,
     Message,
     Moved,
     Send,
@@ -105,6 +106,10 @@ class Table:
         self._dropped: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         """Human seats of a game among friends with nobody connected: since when (loop time)
         and the timer of their grace."""
+        self._joining: dict[int, asyncio.TimerHandle] = {}
+        """Human seats of a game among friends that nobody has come to yet since the table
+        opened (a new game, or one rebuilt after a restart): the timer of their time to
+        come (:attr:`Settings.join_seconds`), past which their grace begins."""
         self.events = events
         """Told when the log moved on without this table, and when a game among friends
         ends; None: a copy to read (:meth:`replica`), which commits nothing."""
@@ -132,6 +137,7 @@ class Table:
         table._task = asyncio.create_task(table._run(), name=f"table-{table.id}")
         table.clocks.sync()
         table.bots.start()
+        table._expect_players()
         return table
 
     @classmethod
@@ -186,6 +192,9 @@ class Table:
         for _, handle in self._dropped.values():
             handle.cancel()
         self._dropped.clear()
+        for handle in self._joining.values():
+            handle.cancel()
+        self._joining.clear()
         await self.bots.stop()
         self.clocks.stop()
         if self._task is not None:
@@ -287,9 +296,34 @@ class Table:
     def _connected(self, seat: int) -> bool:
         return any(s.seat == seat for s in self.stream.subscribers.values())
 
+    def _expect_players(self) -> None:
+        """An unfinished game among friends has just opened: each of its players has
+        :attr:`Settings.join_seconds` to come to it, or their grace begins (a tab closed
+        between the room and its new table, a player who does not come back after a
+        restart: the others are never left waiting on nobody)."""
+        if not self.online or self.finished:
+            return
+        loop = asyncio.get_running_loop()
+        for seat, s in enumerate(self.record.seats):
+            if s.get("kind") == "human" and not self._connected(seat):
+                self._joining[seat] = loop.call_later(
+                    self.settings.join_seconds, self.queue.put_nowait, JoinOver(seat)
+                )
+
+    def _join_over(self, over: JoinOver) -> None:
+        if self._joining.pop(over.seat, None) is None or self._connected(over.seat):
+            return  # they came meanwhile (or their grace began already)
+        if over.seat in self.bots.left:
+            return
+        self._drop(over.seat)
+        self._presence_changed()
+
     def _drop(self, seat: int) -> None:
         """Nobody is connected for ``seat`` any more: its grace begins (after the end too:
         the table then says that they went, and their room does not wait for them)."""
+        joining = self._joining.pop(seat, None)
+        if joining is not None:
+            joining.cancel()
         if seat in self._dropped or seat in self.bots.away:
             return
         loop = asyncio.get_running_loop()
@@ -301,6 +335,9 @@ class Table:
 
     def _back(self, seat: int) -> None:
         """The player of ``seat`` is connected (again)."""
+        joining = self._joining.pop(seat, None)
+        if joining is not None:
+            joining.cancel()
         dropped = self._dropped.pop(seat, None)
         if dropped is not None:
             dropped[1].cancel()
@@ -466,6 +503,8 @@ class Table:
                     await self._clock_fired(item)
                 elif isinstance(item, GraceOver):
                     self._grace_over(item)
+                elif isinstance(item, JoinOver):
+                    self._join_over(item)
                 await self._absent_turns()
             except StaleWrite:  # another process moved the log on: it owns the game
                 log.warning("table %s: the log moved on without it", self.id)

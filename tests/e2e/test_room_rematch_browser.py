@@ -107,9 +107,9 @@ def test_the_rematch_never_waits_for_one_who_went(
             expect(page.locator("#turn")).to_be_visible()
         first = game_of(host)
         # Luis closes the browser mid-game, once his table is joined: a table is drawn from
-        # its page before its socket joins, and a seat that never joined starts no grace yet
-        # (seen once: closed before joining, Luis was never «reconectando»; an open question
-        # in issue 24's note)
+        # its page before its socket joins, and a seat nobody has come to yet is on its way
+        # for 10 s before its grace begins (tests/rooms/test_rematch.py), which this test
+        # does not wait out
         still(luis)
         luis.close()
         expect(host.locator("#presence")).to_contain_text("Luis: reconectando…")

@@ -22,6 +22,8 @@ EVE = "eve-" + "e" * 20
 GRACE = 0.2
 FAST = Settings(bot_pace=0, grace_seconds=GRACE, watchdog_seconds=0.05)
 SLOW = Settings(bot_pace=0)  # (45 s of grace: nobody runs out of it in a test)
+COMING = Settings(bot_pace=0, join_seconds=0.1, grace_seconds=GRACE, watchdog_seconds=0.05)
+"""A new table's players have 0.1 s to come to it (10 s in play) before their grace."""
 NAMES = {HOST: "Host", ANA: "Ana", LUIS: "Luis", EVE: "Eve"}
 
 
@@ -269,6 +271,59 @@ async def test_presence_says_who_went_and_what_stands_in(lives: Lives) -> None:
     await until(lambda: host.last("presence")["seats"][1]["away"] is True)
     await play_to_the_end(room, HOST)
     assert room.presence()["standin"] is None  # over: nobody plays for anyone now
+
+
+async def test_one_who_never_comes_to_the_new_table_gets_the_grace_then_a_stand_in(
+    lives: Lives,
+) -> None:
+    # both are in the room when the game starts; Luis closes his tab before his page has
+    # joined the new table: once the time to come to it is up, his grace runs, then a bot
+    live, lobby = await room_of(lives, [HOST, LUIS], COMING)
+    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
+    assert await act(lobby, HOST, "start") is None
+    room = await host.join()
+    luis.close()
+    seen = host.last("joined")["presence"]["seats"][1]
+    assert seen["connected"] is False and seen["grace_ms"] is None  # on his way: no badge
+    await until(lambda: host.last("presence")["seats"][1]["grace_ms"] is not None)
+    assert host.last("presence")["seats"][1]["away"] is False  # «reconectando…»
+    await until(lambda: host.last("presence")["seats"][1]["away"] is True)  # «se fue»
+    assert 1 in room.bots.seats()
+    assert await room.submit(HOST, room.version, {"type": "turn"}) is None
+    await room.settled()
+    assert room.history[-1].seat == 1  # the stand-in turned his card
+
+
+async def test_one_who_comes_in_time_has_no_grace_at_all(lives: Lives) -> None:
+    live, lobby = await room_of(lives, [HOST, LUIS], COMING)
+    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
+    assert await act(lobby, HOST, "start") is None
+    room = await host.join()
+    await luis.join()
+    await asyncio.sleep(0.15 + GRACE)  # past both: nothing was running for him
+    assert [p["grace_ms"] for p in host.last("presence")["seats"]] == [None, None]
+    assert not room.bots.away and not room.bots.seats()
+
+
+async def test_after_a_restart_the_players_who_do_not_come_back_get_the_grace(
+    lives: Lives,
+) -> None:
+    live, lobby = await room_of(lives, [HOST, LUIS], COMING)
+    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
+    assert await act(lobby, HOST, "start") is None
+    game = lobby.record.game_id
+    assert game is not None
+    await host.join()
+    await luis.join()
+    await live.close()  # the server restarts; only the host comes back
+    again = lives(COMING)
+    await again.start()
+    room = await again.read_table(game)
+    assert room is not None
+    inbox: list[Any] = []
+    room.subscribe(HOST, inbox.append, None)
+    await until(lambda: 1 in room.bots.away)
+    assert 0 not in room.bots.away and 1 in room.bots.seats()
 
 
 async def test_el_peaje_skips_the_turn_of_one_who_went(lives: Lives) -> None:
