@@ -20,7 +20,9 @@ import pytest
 from browser import (
     PHONE,
     TIMEOUT,
+    accessible,
     inside_viewport,
+    looks,
     no_horizontal_scroll,
     open_position,
     shot,
@@ -458,6 +460,22 @@ def test_the_end_says_who_took_every_card(
     expect(page.locator("#end")).to_be_visible()
     expect(page.locator("#end-title")).to_have_text(title)
     expect(page.locator("#end-reason")).to_have_text(reason)
+
+
+@pytest.mark.parametrize("card", ["10C", "10H"])
+def test_the_seat_of_one_out_stays_legible(page: Page, server_url: str, card: str) -> None:
+    """At the end, with its dialog closed, the seat of the one who is out shows the card they
+    last turned greyed, not faded: its corner stays above 4.5:1 (faded to 45 %, as it was,
+    a black ten's corner fell to 4.39 on the felt, a red one's lower)."""
+    open_table(page, server_url, {"piles": [card, "KS"]})
+    turn(page)
+    expect(page.locator("#end")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#end")).to_be_hidden()
+    out = looks(page, ".seat.out", "opacity", "filter")
+    assert [(s["opacity"], s["filter"]) for s in out] == [("1", "grayscale(1)")], out
+    expect(page.locator(".seat.out .card.face")).to_have_count(1)
+    accessible(page, f"guerra-out-{card}")
 
 
 def add_to_values(ws: WebSocketRoute, extra: int) -> None:
