@@ -20,12 +20,14 @@ $(VENV)/.dev: $(VENV)/.installed
 run: $(VENV)/.installed
 	$(VENV)/bin/tapete serve
 
-# Debian packages the tests use: chromium (browser tests), postgresql (the store on PostgreSQL),
-# redis-server and caddy (several processes as one hall, behind one address), nodejs and npm
-# (the JS lint)
+# Debian packages the tests use: chromium and chromium-headless-shell (browser tests: most
+# run in the headless shell, tests/e2e/conftest.py says why), postgresql (the store on
+# PostgreSQL), redis-server and caddy (several processes as one hall, behind one address),
+# nodejs and npm (the JS lint)
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromium-headless-shell >/dev/null 2>&1 || missing="$$missing chromium-headless-shell"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \

@@ -1,7 +1,8 @@
 """What a browser test's Chromium costs: a new context and its first page, and a game page at
 rest whose main button glows, in CPU seconds of the whole machine (every Chromium process, the
 server, this script), with the browser suite's flags (tests/e2e/conftest.py) and, in the same
-run, with Chromium's as Playwright launches it (the peer): their ratio.
+run, with Chromium's as Playwright launches it (the peer): their ratio; and a new context in
+the headless shell most browser tests run in, with the suite's flags.
 
 Run from the project root with the dev extras and Debian's Chromium, on a machine at rest (the
 figures are the machine's, from /proc/stat)::
@@ -25,7 +26,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
-from conftest import ARGS, CHROMIUM, SERVER_FLAGS  # noqa: E402
+from conftest import ARGS, CHROMIUM, HEADLESS_SHELL, SERVER_FLAGS  # noqa: E402
 from servers import serve  # noqa: E402
 
 PEER_ARGS = [a for a in ARGS if not a.startswith("--disable-features=")]
@@ -106,8 +107,12 @@ def main() -> None:
         sync_playwright() as p,
     ):
         for _ in range(options.rounds):  # alternated, so that a busy moment hits both
-            for name, args in (("suite", ARGS), ("peer", PEER_ARGS)):
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=args)
+            for name, binary, args in (
+                ("suite", CHROMIUM, ARGS),
+                ("peer", CHROMIUM, PEER_ARGS),
+                ("headless shell", HEADLESS_SHELL, ARGS),
+            ):
+                browser = p.chromium.launch(executable_path=binary, args=args)
                 try:
                     found.setdefault(f"context {name}", []).append(
                         contexts(browser, url, options.contexts)
@@ -128,6 +133,10 @@ def main() -> None:
         print(f"{key:22} {statistics.median(values):.3f} CPU s  ({each})")
     ratio = statistics.median(found["context suite"]) / statistics.median(found["context peer"])
     print(f"a new context and its page, suite / peer: {ratio:.2f}")
+    ratio = statistics.median(found["context headless shell"]) / statistics.median(
+        found["context suite"]
+    )
+    print(f"a new context and its page, headless shell / chromium (both the suite's): {ratio:.2f}")
     ratio = statistics.median(found["glow"]) / statistics.median(found["glow as before"])
     print(f"a glowing table at rest, now / before: {ratio:.2f}")
 

@@ -1,4 +1,5 @@
-"""Browser tests: a real `tapete serve` and Debian's Chromium driven by Playwright.
+"""Browser tests: a real `tapete serve` and Debian's Chromium (its headless shell, and the
+browser itself where it differs) driven by Playwright.
 
 The server runs once per session on a free port with a throwaway SQLite file. Each test
 gets its own browser context from pytest-playwright, so each test is a new guest.
@@ -17,6 +18,14 @@ import pytest
 from tests.mailbox import Inbox, mail_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+"""Debian's Chromium, the browser a player has: the app's install test and the flags' tests
+run in it (``full_chromium``)."""
+HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL_PATH", "/usr/bin/chromium-headless-shell")
+"""Debian's build of Chromium's headless shell: the same Blink, V8 and Skia as CHROMIUM (one
+source package, one version: test_browser_flags_browser checks it) without the browser's
+own windows, tabs and address bar; what Playwright itself runs headless tests in. Every other
+browser test runs in it: a new context and its first page cost half the CPU (0.20 vs 0.41 s),
+a test about a fifth less (bench/RESULTS.md, «The test suite's time»)."""
 PLAYWRIGHT_DISABLED_FEATURES = [
     "AvoidUnnecessaryBeforeUnloadCheckSync",
     "DestroyProfileOnBrowserClose",
@@ -155,16 +164,36 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     return result
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    # A missing browser is a failure, not a skip: these tests must not pass silently.
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+def installed(path: str, package: str, variable: str) -> str:
+    """``path``, or the test fails: a missing browser is a failure, not a skip (these tests
+    must not pass silently)."""
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         pytest.fail(
-            f"Chromium not found at {CHROMIUM!r}: install it (apt-get install -y chromium) "
-            "or set CHROMIUM_PATH",
+            f"{path!r} not found: install it (apt-get install -y {package}) or set {variable}",
             pytrace=False,
         )
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    shell = installed(HEADLESS_SHELL, "chromium-headless-shell", "CHROMIUM_HEADLESS_SHELL_PATH")
+    return {**browser_type_launch_args, "executable_path": shell, "args": ARGS}
+
+
+@pytest.fixture(scope="session")
+def full_chromium(playwright: Any) -> Iterator[Any]:
+    """Debian's Chromium itself (``browser`` is its headless shell), watched for page errors
+    as ``browser`` is."""
+    found = playwright.chromium.launch(
+        executable_path=installed(CHROMIUM, "chromium", "CHROMIUM_PATH"), args=ARGS
+    )
+    undo = pageerrors.watch_browser(found)
+    try:
+        yield found
+    finally:
+        undo()
+        found.close()
 
 
 @pytest.fixture(scope="session")

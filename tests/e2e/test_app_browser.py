@@ -23,8 +23,8 @@ def worker_ready(page: Page) -> None:
 def test_the_hall_installs_as_an_app(
     playwright: Playwright, server_url: str, tmp_path: Path
 ) -> None:
-    """In a browser profile of its own (an incognito one, as a test's context is, never
-    offers to install)."""
+    """In Debian's Chromium itself (the browser a player installs from), in a profile of its
+    own (an incognito one, as a test's context is, never offers to install)."""
     context = playwright.chromium.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, locale="es-ES"
     )

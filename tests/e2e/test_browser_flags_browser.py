@@ -1,7 +1,8 @@
-"""The browser suite's Chromium flags do what conftest.py says, through upgrades of Playwright
-and Chromium: Playwright's own disabled features stay disabled (Chromium reads only the last
-`--disable-features`), and no context starts the address bar's popup page in a renderer of its
-own (0.3 CPU s per context here)."""
+"""The browser suite's browsers and flags are what conftest.py says, through upgrades of
+Playwright and Chromium: the headless shell most tests run in is the very Chromium a player
+has (same version); Playwright's own disabled features stay disabled (Chromium reads only the
+last `--disable-features`); and in Chromium itself no context starts the address bar's popup
+page in a renderer of its own (0.3 CPU s per context here)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import OMNIBOX_WEBUI
 
 TOP_CHROME = b"--top-chrome-webui"
@@ -33,8 +35,55 @@ def _features(switches: list[str]) -> list[list[str]]:
     return [s.removeprefix(prefix).split(",") for s in switches if s.startswith(prefix)]
 
 
-def test_the_last_disable_features_keeps_playwrights(browser: Any) -> None:
-    switches, _ = _command_line(browser)
+def test_the_headless_shell_is_the_chromium_players_have(browser: Any, full_chromium: Any) -> None:
+    assert browser.version == full_chromium.version, (
+        f"chromium-headless-shell {browser.version} is not chromium {full_chromium.version}: "
+        "upgrade both Debian packages together"
+    )
+
+
+def _launched(binary: bytes) -> list[str]:
+    """The command line of the browser process this test process launched from ``binary``
+    (its descendant whose program ends so, not a child process of the browser: no --type)."""
+    parent: dict[int, int] = {}
+    command: dict[int, list[bytes]] = {}
+    for pid in map(int, filter(str.isdigit, os.listdir("/proc"))):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                parent[pid] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as line:
+                command[pid] = line.read().split(b"\0")
+        except OSError:
+            continue  # gone meanwhile
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    found = [
+        line
+        for pid, line in command.items()
+        if line[0].endswith(binary)
+        and not any(a.startswith(b"--type=") for a in line)
+        and ours(pid)
+    ]
+    assert len(found) == 1, found
+    return [a.decode() for a in found[0] if a]
+
+
+@pytest.mark.parametrize(
+    ("which", "binary"),
+    [("browser", b"/chromium-headless-shell"), ("full_chromium", b"/chromium")],
+    ids=["headless-shell", "chromium"],
+)
+def test_the_last_disable_features_keeps_playwrights(
+    which: str, binary: bytes, request: pytest.FixtureRequest
+) -> None:
+    request.getfixturevalue(which)  # (launched)
+    switches = _launched(binary)
     lists = _features(switches)
     assert len(lists) >= 2, lists  # Playwright's, then ours
     last = set(lists[-1])
@@ -60,9 +109,9 @@ def _renderers_of(profile: str) -> list[bytes]:
     return found
 
 
-def test_no_context_starts_the_address_bars_popup(browser: Any, server_url: str) -> None:
-    _, profile = _command_line(browser)
-    contexts = [browser.new_context() for _ in range(2)]
+def test_no_context_starts_the_address_bars_popup(full_chromium: Any, server_url: str) -> None:
+    _, profile = _command_line(full_chromium)
+    contexts = [full_chromium.new_context() for _ in range(2)]
     try:
         for context in contexts:
             context.new_page().goto(server_url + "/")
