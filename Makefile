@@ -73,20 +73,25 @@ STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_
 	tests/server/test_room_between_games.py tests/server/test_durable_views.py \
 	tests/server/test_full_disk.py tests/cluster/test_processes.py
 
-# Everything: the browser tests and the rest at once, each on two workers (pytest-xdist, each
-# worker with its own servers on free ports): the browser suite mostly waits on Chromium and
-# its server, the rest is Python (bench/RESULTS.md, «The browser suite on two workers»); then
-# the stock run. The browser suite's report follows the rest's; any part failing fails.
-test: $(VENV)/.dev system-deps lint
-	@log=$$(mktemp); \
+# Everything: the lint, the browser tests and the rest at once, the tests each on two workers
+# (pytest-xdist, each worker with its own servers on free ports): the browser suite mostly
+# waits on Chromium and its server, the rest is Python (bench/RESULTS.md, «The browser suite
+# on two workers»); then the stock run. The lint's and the browser suite's reports follow the
+# rest's; any part failing fails.
+test: $(VENV)/.dev node_modules/.installed system-deps
+	@lintlog=$$(mktemp); log=$$(mktemp); \
+	$(MAKE) -s lint >"$$lintlog" 2>&1 & linting=$$!; \
 	$(PY) -m pytest -W error -n 2 tests/e2e >"$$log" 2>&1 & browser=$$!; \
 	$(PY) -m pytest -W error -n 2 --ignore=tests/e2e; rest=$$?; \
 	echo "== the room, table and socket tests at stock settings ($(STOCK)) =="; \
 	$(STOCK) $(PY) -m pytest -W error -q -n 2 $(STOCK_TESTS); stock=$$?; \
+	wait $$linting; lint=$$?; \
+	echo "== the lint (make lint) =="; cat "$$lintlog"; rm -f "$$lintlog"; \
 	wait $$browser; e2e=$$?; \
 	echo "== the browser tests (tests/e2e) =="; cat "$$log"; rm -f "$$log"; \
-	echo "== the rest: exit $$rest; at stock settings: exit $$stock; the browser tests: exit $$e2e =="; \
-	[ $$rest -eq 0 ] && [ $$stock -eq 0 ] && [ $$e2e -eq 0 ]
+	echo "== the lint: exit $$lint; the rest: exit $$rest; at stock settings: exit $$stock;" \
+	  "the browser tests: exit $$e2e =="; \
+	[ $$lint -eq 0 ] && [ $$rest -eq 0 ] && [ $$stock -eq 0 ] && [ $$e2e -eq 0 ]
 
 bench: $(VENV)/.installed
 	$(PY) bench/guerra.py
