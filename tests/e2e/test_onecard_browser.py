@@ -147,14 +147,14 @@ CLICKED = """() => document.addEventListener("click", (ev) => {
 """Records what the next click lands on: a card's code, or "draw"."""
 
 
-def play_or_draw(page: Page, how: str = "click") -> str:
+def play_or_draw(page: Page, how: str = "click", timeout: float | None = None) -> str:
     """On our turn, play the first card that fits (a 7 asks for its own suit) or draw: what
     the table shows as the click lands, which a bot's catch may change meanwhile (its
     penalty can bring a card that fits, and drawing is then refused). Returns what was
     done: a card code or "draw". Does not wait for the table's answer."""
     page.evaluate(CLICKED)
     target = page.locator(FITS_OR_DRAW).first
-    target.tap() if how == "tap" else target.click()
+    target.tap(timeout=timeout) if how == "tap" else target.click(timeout=timeout)
     code = str(page.evaluate("() => window.__clicked"))
     if code.startswith("7"):
         chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')

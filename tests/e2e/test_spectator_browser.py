@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version
 from playwright.sync_api import Browser, Page, ViewportSize, expect
-from test_onecard_browser import play_or_draw
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from test_onecard_browser import FITS_OR_DRAW, play_or_draw
 
 from tapete.registry import REGISTRY
 
@@ -125,10 +126,23 @@ def guerra_drawn(page: Page, n: int) -> None:
 
 
 def onecard_move(page: Page) -> bool:
-    """On the host's turn only (never a call nor a catch, which race the catch window)."""
+    """On the host's turn only (never a call nor a catch, which race the catch window). The
+    table may move on between reading the turn and the click (a bot's catch, seen once: the
+    «Robar» the click aimed at was disabled for good): then no move, and :func:`play` waits
+    for the table as on a bot's turn."""
     if not page.evaluate("() => window.__tapete.view.turn === window.__tapete.mySeat"):
         return False
-    play_or_draw(page)
+    try:
+        play_or_draw(page, timeout=2_000)
+    except PlaywrightTimeoutError:
+        if page.locator(FITS_OR_DRAW).count():  # something to click is there: say what
+            state = page.evaluate(
+                """() => ({dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.id),
+                   turn: window.__tapete.view.turn, waiting: window.__tapete.waiting,
+                   legal: window.__tapete.view.legal})"""
+            )
+            raise AssertionError(f"the host could not click on their turn: {state}") from None
+        return False
     return True
 
 
