@@ -474,6 +474,7 @@ def test_the_seat_of_one_out_stays_legible(page: Page, server_url: str, card: st
     expect(page.locator("#end")).to_be_hidden()
     out = looks(page, ".seat.out", "opacity", "filter")
     assert [(s["opacity"], s["filter"]) for s in out] == [("1", "grayscale(1)")], out
+    assert [s["opacity"] for s in looks(page, ".seat.out .pile", "opacity")] == ["1"]  # (its «0»)
     expect(page.locator(".seat.out .card.face")).to_have_count(1)
     accessible(page, f"guerra-out-{card}")
 
