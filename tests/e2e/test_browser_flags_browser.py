@@ -44,7 +44,8 @@ def test_the_headless_shell_is_the_chromium_players_have(browser: Any, full_chro
 
 def _launched(binary: bytes) -> list[str]:
     """The command line of the browser process this test process launched from ``binary``
-    (its descendant whose program ends so, not a child process of the browser: no --type)."""
+    (its descendant whose program ends so, not a process of the browser's own: no --type,
+    and not a child of another such)."""
     parent: dict[int, int] = {}
     command: dict[int, list[bytes]] = {}
     for pid in map(int, filter(str.isdigit, os.listdir("/proc"))):
@@ -63,13 +64,16 @@ def _launched(binary: bytes) -> list[str]:
                 return True
         return False
 
-    found = [
-        line
+    matching = {
+        pid
         for pid, line in command.items()
         if line[0].endswith(binary)
         and not any(a.startswith(b"--type=") for a in line)
         and ours(pid)
-    ]
+    }
+    # (a child the browser has forked and not yet turned into a helper by exec still shows
+    # the browser's own command line: seen once)
+    found = [command[pid] for pid in matching if parent.get(pid) not in matching]
     assert len(found) == 1, found
     return [a.decode() for a in found[0] if a]
 
