@@ -273,14 +273,21 @@ async def test_presence_says_who_went_and_what_stands_in(lives: Lives) -> None:
     assert room.presence()["standin"] is None  # over: nobody plays for anyone now
 
 
+async def started(lives: Lives, settings: Settings) -> tuple[Live, PrivateRoom, Player, Player]:
+    """A La guerra game of the host and Luis, begun while both were in the room (neither
+    page at its table yet)."""
+    live, lobby = await room_of(lives, [HOST, LUIS], settings)
+    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
+    assert await act(lobby, HOST, "start") is None
+    return live, lobby, host, luis
+
+
 async def test_one_who_never_comes_to_the_new_table_gets_the_grace_then_a_stand_in(
     lives: Lives,
 ) -> None:
     # both are in the room when the game starts; Luis closes his tab before his page has
     # joined the new table: once the time to come to it is up, his grace runs, then a bot
-    live, lobby = await room_of(lives, [HOST, LUIS], COMING)
-    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
-    assert await act(lobby, HOST, "start") is None
+    _, _, host, luis = await started(lives, COMING)
     room = await host.join()
     luis.close()
     await until(lambda: host.last("presence")["seats"][1]["away"] is True)
@@ -296,9 +303,7 @@ async def test_one_who_never_comes_to_the_new_table_gets_the_grace_then_a_stand_
 
 async def test_one_who_comes_in_time_has_no_grace_at_all(lives: Lives) -> None:
     settings = Settings(bot_pace=0, join_seconds=1.0, grace_seconds=GRACE, watchdog_seconds=0.05)
-    live, lobby = await room_of(lives, [HOST, LUIS], settings)
-    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
-    assert await act(lobby, HOST, "start") is None
+    _, _, host, luis = await started(lives, settings)
     room = await host.join()
     seen = host.last("joined")["presence"]["seats"][1]
     assert seen["connected"] is False and seen["grace_ms"] is None  # on his way: no badge
@@ -311,12 +316,8 @@ async def test_one_who_comes_in_time_has_no_grace_at_all(lives: Lives) -> None:
 async def test_after_a_restart_the_players_who_do_not_come_back_get_the_grace(
     lives: Lives,
 ) -> None:
-    live, lobby = await room_of(lives, [HOST, LUIS], COMING)
-    host, luis = Player(live, lobby, HOST), Player(live, lobby, LUIS)
-    assert await act(lobby, HOST, "start") is None
-    game = lobby.record.game_id
-    assert game is not None
-    await host.join()
+    live, _, host, luis = await started(lives, COMING)
+    game = (await host.join()).id
     await luis.join()
     await live.close()  # the server restarts; only the host comes back
     again = lives(COMING)
