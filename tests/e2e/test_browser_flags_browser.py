@@ -7,27 +7,12 @@ page in a renderer of its own (0.3 CPU s per context here)."""
 from __future__ import annotations
 
 import os
-import shlex
-from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import OMNIBOX_WEBUI
 
 TOP_CHROME = b"--top-chrome-webui"
-
-
-def _command_line(browser: Any) -> tuple[list[str], str]:
-    """The browser's command line and its profile folder, from chrome://version."""
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.goto("chrome://version")
-        line = page.inner_text("#command_line")
-        profile = str(Path(page.inner_text("#profile_path")).parent)
-    finally:
-        context.close()
-    return shlex.split(line), profile
 
 
 def _features(switches: list[str]) -> list[list[str]]:
@@ -42,10 +27,9 @@ def test_the_headless_shell_is_the_chromium_players_have(browser: Any, full_chro
     )
 
 
-def _launched(binary: bytes) -> list[str]:
-    """The command line of the browser process this test process launched from ``binary``
-    (its descendant whose program ends so, not a process of the browser's own: no --type,
-    and not a child of another such)."""
+def _ours(binary: bytes) -> tuple[dict[int, list[bytes]], dict[int, int]]:
+    """The processes this test process started (through Playwright) from ``binary``, by
+    pid, with their command lines; and every process's parent, by pid."""
     parent: dict[int, int] = {}
     command: dict[int, list[bytes]] = {}
     for pid in map(int, filter(str.isdigit, os.listdir("/proc"))):
@@ -53,7 +37,8 @@ def _launched(binary: bytes) -> list[str]:
             with open(f"/proc/{pid}/stat") as stat:
                 parent[pid] = int(stat.read().rsplit(")", 1)[1].split()[1])
             with open(f"/proc/{pid}/cmdline", "rb") as line:
-                command[pid] = line.read().split(b"\0")
+                # (Chromium's helpers rewrite theirs as one string, spaces between)
+                command[pid] = line.read().replace(b"\0", b" ").split()
         except OSError:
             continue  # gone meanwhile
 
@@ -64,18 +49,22 @@ def _launched(binary: bytes) -> list[str]:
                 return True
         return False
 
-    matching = {
-        pid
-        for pid, line in command.items()
-        if line[0].endswith(binary)
-        and not any(a.startswith(b"--type=") for a in line)
-        and ours(pid)
+    found = {
+        p: line for p, line in command.items() if line and line[0].endswith(binary) and ours(p)
     }
+    return found, parent
+
+
+def _launched(binary: bytes) -> list[str]:
+    """The command line of the browser process launched from ``binary``: not one of the
+    browser's own processes (no --type), nor a child of another such."""
+    found, parent = _ours(binary)
+    browsers = {p for p, line in found.items() if not any(a.startswith(b"--type=") for a in line)}
     # (a child the browser has forked and not yet turned into a helper by exec still shows
     # the browser's own command line: seen once)
-    found = [command[pid] for pid in matching if parent.get(pid) not in matching]
-    assert len(found) == 1, found
-    return [a.decode() for a in found[0] if a]
+    lines = [found[p] for p in browsers if parent.get(p) not in browsers]
+    assert len(lines) == 1, lines
+    return [a.decode() for a in lines[0]]
 
 
 @pytest.mark.parametrize(
@@ -100,26 +89,13 @@ def test_the_last_disable_features_keeps_playwrights(
     assert set(OMNIBOX_WEBUI) <= last
 
 
-def _renderers_of(profile: str) -> list[bytes]:
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                command = f.read()
-        except OSError:
-            continue  # gone meanwhile
-        if b"--type=renderer" in command and profile.encode() in command:
-            found.append(command)
-    return found
-
-
 def test_no_context_starts_the_address_bars_popup(full_chromium: Any, server_url: str) -> None:
-    _, profile = _command_line(full_chromium)
     contexts = [full_chromium.new_context() for _ in range(2)]
     try:
         for context in contexts:
             context.new_page().goto(server_url + "/")
-        renderers = _renderers_of(profile)
+        found, _ = _ours(b"/chromium")
+        renderers = [line for line in found.values() if b"--type=renderer" in line]
         assert len(renderers) >= 2, "the pages' own renderers were not found"
         popups = [r for r in renderers if TOP_CHROME in r]
         assert not popups, (
