@@ -127,9 +127,9 @@ def guerra_drawn(page: Page, n: int) -> None:
 
 def onecard_move(page: Page) -> bool:
     """On the host's turn only (never a call nor a catch, which race the catch window). The
-    table may move on between reading the turn and the click (a bot's catch, seen once: the
-    «Robar» the click aimed at was disabled for good): then no move, and :func:`play` waits
-    for the table as on a bot's turn."""
+    table may move on between reading the turn and the click (seen once: the «Robar» the
+    click aimed at stayed disabled, no card fitting; what moved it was not recorded): then no
+    move, and :func:`play` waits for the table as on a bot's turn."""
     if not page.evaluate("() => window.__tapete.view.turn === window.__tapete.mySeat"):
         return False
     try:
