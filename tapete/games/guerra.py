@@ -41,6 +41,7 @@ from tapete.games.protocol import (
     Move,
     Online,
     Options,
+    Quick,
     players_field,
 )
 from tapete.i18n import N_
@@ -573,6 +574,7 @@ SPEC: Final = GameSpec[Config, State, Turn](
     messages={"no_cards": N_("No te quedan cartas para dar la vuelta.")},
     clocks={"turn": Clock(practice=None, online=15.0)},
     online=Online(seats=(2, 4), with_seats=players_field),
+    quick=Quick(Config()),
     bots_follow=True,
 )
 """La guerra's descriptor."""

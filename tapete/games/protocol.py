@@ -350,6 +350,32 @@ class Online(Generic[C]):
     variant's)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Quick(Generic[C]):
+    """How strangers play the game («Jugar ahora», RULES.md «Quick play»): its standard
+    options, so that results compare, and — for a game of skill — each seat's place in a
+    finished game, which the ratings read (:mod:`tapete.ratings`)."""
+
+    config: C
+    """The standard options; the number of seats is set by ``Online.with_seats``."""
+    places: Callable[[JSON], list[int]] | None = None
+    """Each seat's place from the outcome (1 first; equal places tie); None: the game is
+    matched but never rated (La guerra has no decisions, El Peaje is a party game)."""
+
+    @property
+    def rated(self) -> bool:
+        return self.places is not None
+
+
+def places_by_score(scores: list[int]) -> list[int]:
+    """Places from scores, the highest first, equal scores tied.
+
+    >>> places_by_score([10, -4, 10, 3])
+    [1, 4, 1, 3]
+    """
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
 def players_field(config: Any, n: int) -> Any:
     """``with_seats`` for options whose ``players`` field is the number of seats."""
     return msgspec.structs.replace(config, players=n)
@@ -432,6 +458,8 @@ class GameSpec(Generic[C, S, M]):
     from the options' types) is not enough."""
     online: Online[C] | None = None
     """None: the game has no private rooms (yet)."""
+    quick: Quick[C] | None = None
+    """None: strangers cannot be matched for it (it needs ``online`` too)."""
     absent: Callable[[S, int, bool], M | None] | None = None
     """A game without bots among friends: what is played for a seat whose player is away
     when it must act — ``absent(state, seat, gone)``, ``gone`` if they left the room rather

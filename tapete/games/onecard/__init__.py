@@ -76,7 +76,7 @@ from tapete.games.onecard.pieces import (
     rank_of,
     suit_of,
 )
-from tapete.games.protocol import JSON, Clock, GameSpec, Hall, Online, players_field
+from tapete.games.protocol import JSON, Clock, GameSpec, Hall, Online, Quick, players_field
 from tapete.i18n import N_
 from tapete.rng import Rng
 
@@ -93,6 +93,16 @@ __all__ = [
 ]  # fmt: skip
 
 from tapete.games import onecard as _rules
+
+
+def _places(outcome: JSON) -> list[int]:
+    """For the ratings (RULES.md «Quick play»): the winner first, the others tied second —
+    the game ends at the first empty hand, so the cards left behind rank nothing.
+
+    >>> _places({"winner": 2, "left": [3, 5, 0], "ranks": [2, 3, 1]})
+    [2, 2, 1]
+    """
+    return [1 if seat == outcome["winner"] else 2 for seat in range(len(outcome["left"]))]
 
 
 def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, int]:
@@ -179,6 +189,7 @@ SPEC: Final = GameSpec[Config, State, Move](
     },
     clocks={"turn": Clock(practice=None, online=30.0), "window": Clock(practice=3.0, online=3.0)},
     online=Online(seats=(2, 4), with_seats=players_field),
+    quick=Quick(Config(), places=_places),
     clock_moves=CLOCK_MOVES,
     timeouts=lambda state: list(state.timeouts),
     params=name_param,

@@ -3,7 +3,15 @@ of tiles and colours in the player's language (``names``)."""
 
 from typing import Any, Final
 
-from tapete.games.protocol import Clock, GameSpec, Hall, Online, players_field
+from tapete.games.protocol import (
+    Clock,
+    GameSpec,
+    Hall,
+    Online,
+    Quick,
+    places_by_score,
+    players_field,
+)
 from tapete.games.rummy import names
 from tapete.games.rummy.game import (
     CLOCK_MOVES,
@@ -75,6 +83,15 @@ from tapete.games import rummy as _rules  # noqa: E402
 def _winners(outcome: dict[str, Any]) -> list[int]:
     """Rummy's outcome names every seat with the best score (``winners``)."""
     return [s for s in outcome.get("winners", []) if type(s) is int]
+
+
+def _places(outcome: dict[str, Any]) -> list[int]:
+    """For the ratings (RULES.md «Quick play»): the order of the points, ties tied.
+
+    >>> _places({"winners": [1], "scores": [-12, 30, -12], "hands": 1})
+    [2, 1, 2]
+    """
+    return places_by_score([int(v) for v in outcome["scores"]])
 
 
 def _stats(outcome: dict[str, Any], seat: int, log: list[Any]) -> dict[str, int]:
@@ -189,6 +206,7 @@ SPEC: Final = GameSpec[Config, State, Moves](
     },
     clocks={"turn": Clock(practice=None, online=60.0)},
     online=Online(seats=(2, 4), with_seats=players_field, turn_clocks=(30.0, 60.0, 120.0, None)),
+    quick=Quick(Config(), places=_places),
     clock_moves=CLOCK_MOVES,
     drafting=_rules,
 )
