@@ -29,11 +29,15 @@ from tapete.accounts import (
     streak_after,
 )
 from tapete.store.models import (
+    BlockRow,
     CoinEntry,
     GameRow,
     Guest,
+    LeavingRow,
     MailCode,
     Owned,
+    RatingChangeRow,
+    RatingRow,
     RevokedGuest,
     RoomSeatRow,
 )
@@ -376,6 +380,9 @@ class Accounts:
                 )
             ).all()
             bought = (await s.scalars(select(Owned).where(Owned.guest == guest))).all()
+            public_name = await s.scalar(select(Guest.public_name).where(Guest.id == guest))
+            ratings = (await s.scalars(select(RatingRow).where(RatingRow.guest == guest))).all()
+            blocked = (await s.scalars(select(BlockRow).where(BlockRow.guest == guest))).all()
         games = await self.games(guest, limit=100_000)
         return {
             "account": {
@@ -390,6 +397,11 @@ class Accounts:
                 "claimed_at": account.claimed_at.isoformat() if account.claimed_at else None,
                 "equipped": account.equipped,
             },
+            "public_name": public_name,
+            "ratings": [
+                {"game": r.game, "mu": r.mu, "sigma": r.sigma, "games": r.games} for r in ratings
+            ],
+            "blocked": [{"guest": b.blocked, "at": _iso(b.at)} for b in blocked],
             "owned": [
                 {"item": o.item, "price": o.price, "bought_at": _iso(o.bought_at)} for o in bought
             ],
@@ -427,6 +439,12 @@ class Accounts:
             )
             await s.execute(delete(Owned).where(Owned.guest == guest))
             await s.execute(delete(CoinEntry).where(CoinEntry.guest == guest))
+            await s.execute(delete(RatingChangeRow).where(RatingChangeRow.guest == guest))
+            await s.execute(delete(RatingRow).where(RatingRow.guest == guest))
+            await s.execute(delete(LeavingRow).where(LeavingRow.guest == guest))
+            await s.execute(
+                delete(BlockRow).where(or_(BlockRow.guest == guest, BlockRow.blocked == guest))
+            )
             await s.execute(update(RoomSeatRow).where(RoomSeatRow.guest == guest).values(name=None))
             for g in games:
                 seats = [
@@ -451,6 +469,7 @@ class Accounts:
                     daily_opens=None,
                     daily_keeps=None,
                     equipped=None,
+                    public_name=None,
                 )
             )
 

@@ -10,6 +10,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -55,6 +56,11 @@ class Guest(Base):
     """A claim before this continues the streak; fixed by the last claim, as ``daily_opens``."""
     equipped: Mapped[dict[str, Any] | None]
     """Slot ("back", "felt", "tiles", "frame") → the item worn there."""
+    public_name: Mapped[str | None] = mapped_column(String(40))
+    """The name strangers see, as chosen (``"zorro-azul"``: tapete/public_names.py); None:
+    the one drawn from the id."""
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """Since when an operator keeps them from playing with people (bots only); None: not."""
 
 
 class RevokedGuest(Base):
@@ -133,6 +139,8 @@ class GameRow(Base):
     """Where the game starts, when not from a seeded deal (tests, teaching positions)."""
     room_id: Mapped[str | None] = mapped_column(String(16), default=None)
     """The private room it is played in (None: a practice game)."""
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Its result moves the ratings of the people who played it (tapete/ratings.py)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
@@ -180,6 +188,9 @@ class RoomRow(Base):
     removed: Mapped[list[Any] | None]
     """The guests the host removed (``[{"guest", "name"}]``): they may not sit again until
     the host lets them (None: nobody)."""
+    quick: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Strangers matched by «Jugar ahora»: nobody joins it by its code, and its seats show
+    public names."""
 
 
 class RoomSeatRow(Base):
@@ -192,3 +203,79 @@ class RoomSeatRow(Base):
     guest: Mapped[str | None] = mapped_column(ForeignKey("guests.id"), default=None)
     name: Mapped[str | None] = mapped_column(String(40), default=None)
     level: Mapped[str | None] = mapped_column(String(16), default=None)
+
+
+class RatingRow(Base):
+    """A player's rating in a game of skill (tapete/ratings.py): its mean and uncertainty."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_mu", "game", "mu"),)
+
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """A rated game's change of one player's rating, written with the game's last move."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        Index("ix_rating_changes_game_at", "game", "at"),
+        Index("ix_rating_changes_guest", "guest", "game"),
+    )
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    """The game's kind (``onecard``)."""
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    """The place the rating used (one who left: last)."""
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LeavingRow(Base):
+    """A quick-play game a player left (or lost to timeouts): two within 24 h and the next
+    «Jugar ahora» waits (RULES.md «Quick play», «Leaving»)."""
+
+    __tablename__ = "leavings"
+    __table_args__ = (Index("ix_leavings_guest_at", "guest", "at"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BlockRow(Base):
+    """A player blocked another: they are never matched again."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (Index("ix_blocks_blocked", "blocked"),)
+
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    blocked: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportRow(Base):
+    """A player reported another, with a preset reason, from a game they shared."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_status", "status", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+    reported: Mapped[str] = mapped_column(ForeignKey("guests.id"), index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
+    reason: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    """``open``; ``dismissed`` or ``banned`` once an operator has looked."""
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -25,6 +25,7 @@ from sqlalchemy.pool import NullPool
 
 from tapete.store.accounts import Accounts
 from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
+from tapete.store.players import Players
 from tapete.store.writer import MoveWriter, StaleWrite
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -210,6 +211,9 @@ class Store:
         self.writer = MoveWriter(writing, utcnow, observe, on_loop)
         self.accounts = Accounts(self.sessions)
         """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
+        self.players = Players(self.sessions)
+        """Ratings, leaderboards, public names, blocks, reports, bans, leavings
+        (:mod:`tapete.store.players`)."""
 
     async def close(self) -> None:
         await self.writer.close()
