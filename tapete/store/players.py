@@ -71,6 +71,15 @@ class RatedSeat:
     left: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A rated game's last move brings its result for the ratings: the game's kind and each
+    seat."""
+
+    game: str
+    seats: tuple[RatedSeat, ...]
+
+
 def write_ratings(
     conn: Connection, game: str, game_id: str, seats: Sequence[RatedSeat], now: datetime
 ) -> None:

@@ -25,7 +25,7 @@ from sqlalchemy.pool import NullPool
 
 from tapete.store.accounts import Accounts
 from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
-from tapete.store.players import Players
+from tapete.store.players import Players, Rated
 from tapete.store.writer import MoveWriter, StaleWrite
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -118,6 +118,8 @@ class GameRecord:
     outcome: dict[str, Any] | None
     position: dict[str, Any] | None = None
     room_id: str | None = None
+    rated: bool = False
+    """Its result moves the players' ratings (written with its last move)."""
 
     @classmethod
     def of(cls, row: GameRow) -> GameRecord:
@@ -133,6 +135,7 @@ class GameRecord:
             outcome=row.outcome,
             position=row.position,
             room_id=row.room_id,
+            rated=row.rated,
         )
 
 
@@ -259,6 +262,7 @@ class Store:
         owner: str,
         position: dict[str, Any] | None = None,
         room_id: str | None = None,
+        rated: bool = False,
     ) -> GameRecord:
         await self.ensure_guest(owner)
         async with self.sessions.begin() as s:
@@ -278,6 +282,7 @@ class Store:
                 outcome=None,
                 position=position,
                 room_id=room_id,
+                rated=rated,
                 updated_at=utcnow(),
             )
             s.add(row)
@@ -332,13 +337,15 @@ class Store:
         seat: int,
         move: dict[str, Any],
         outcome: dict[str, Any] | None,
+        rated: Rated | None = None,
     ) -> None:
         """Commit move ``n`` (the version it makes) and the game's new version, in the
-        writer's next batch (:mod:`~tapete.store.writer`: group commit).
+        writer's next batch (:mod:`~tapete.store.writer`: group commit); the last move of a
+        rated game with its ratings (``rated``), in the same transaction.
 
         Raises :class:`StaleWrite` if the game is not at version ``n - 1``.
         """
-        await self.writer.append(game_id, n, seat, move, outcome)
+        await self.writer.append(game_id, n, seat, move, outcome, rated)
 
     async def unfinished(self, live_since: datetime | None = None) -> list[GameRecord]:
         """The games not over yet; with ``live_since``, only the live ones: every game of a

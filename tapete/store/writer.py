@@ -57,6 +57,7 @@ from tapete.metrics import (
     WRITER_WAIT_SECONDS,
 )
 from tapete.store.models import GameRow, MoveRow
+from tapete.store.players import Rated, write_ratings
 
 MAX_BATCH = 500
 """The most moves one transaction holds (a bound on its statement's size)."""
@@ -89,6 +90,8 @@ class Pending:
     move: dict[str, Any]
     outcome: dict[str, Any] | None
     future: asyncio.Future[None] = field(repr=False)
+    rated: Rated | None = None
+    """The last move of a rated game: its ratings, written in the same transaction."""
     at: float = field(default_factory=time.perf_counter)
 
 
@@ -152,14 +155,21 @@ class MoveWriter:
         return "loop" if self.on_loop else "thread"
 
     async def append(
-        self, game_id: str, n: int, seat: int, move: dict[str, Any], outcome: dict[str, Any] | None
+        self,
+        game_id: str,
+        n: int,
+        seat: int,
+        move: dict[str, Any],
+        outcome: dict[str, Any] | None,
+        rated: Rated | None = None,
     ) -> None:
         """Commit move ``n`` of ``game_id`` with the next batch; raises :class:`StaleWrite`
         if the game is not at version ``n - 1`` (nothing of this move is written), or the
-        database's error if the batch could not be committed."""
+        database's error if the batch could not be committed. The last move of a rated game
+        (``outcome`` and ``rated``) writes the ratings in the same transaction."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        pending = Pending(game_id, n, seat, move, outcome, future)
+        pending = Pending(game_id, n, seat, move, outcome, future, rated=rated)
         if self.on_loop:
             self._queued.append(pending)
             if self._flush is None:  # (after the rest of this turn of the loop has queued)
@@ -339,6 +349,8 @@ class MoveWriter:
                 if result.rowcount == 1:
                     written.add(i)
                     games.add(p.game_id)
+                    if p.outcome is not None and p.rated is not None:
+                        write_ratings(conn, p.rated.game, p.game_id, p.rated.seats, now)
             values: list[Any] = []
             for i in sorted(written):
                 p = batch[i]

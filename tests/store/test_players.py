@@ -190,3 +190,22 @@ async def test_the_players_download_holds_it_and_erasing_forgets_it(store: Store
     assert await store.players.avoided("carla") == frozenset()
     assert await store.players.leavings("ana", NOW - timedelta(days=1)) == []
     assert set(await store.players.changes(g1)) == {"bea"}  # the other's stays
+
+
+async def test_the_last_move_and_the_ratings_are_one_commit(store: Store) -> None:
+    from tapete.store import StaleWrite
+    from tapete.store.players import Rated
+
+    g1 = await game(store, ["ana", "bea"])
+    result = Rated("onecard", (RatedSeat("ana", 1), RatedSeat("bea", 2)))
+    await store.append_move(g1, 1, 0, {"type": "x"}, None)
+    # a stale last move (the game is at 1, not 4): neither the move nor the ratings
+    with pytest.raises(StaleWrite):
+        await store.append_move(g1, 5, 0, {"type": "x"}, {"winner": 0}, result)
+    assert await store.players.changes(g1) == {}
+    await store.append_move(g1, 2, 0, {"type": "x"}, {"winner": 0}, result)
+    assert set(await store.players.changes(g1)) == {"ana", "bea"}
+    ratings = await store.players.ratings("onecard", ["ana", "bea"])
+    assert ratings["ana"].mu > NEW.mu > ratings["bea"].mu
+    record = await store.game(g1)
+    assert record is not None and record.status == "finished"
