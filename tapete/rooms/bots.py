@@ -56,6 +56,9 @@ class BotDriver:
         """Human seats whose player left the game: a bot plays them to its end."""
         self.away: set[int] = set()
         """Human seats whose player dropped and did not come back within the grace."""
+        self.taken: set[int] = set()
+        """Human seats a stand-in ever took after timeouts in this game (for the ratings:
+        RULES.md «Quick play», «Leaving»)."""
         self.hinting: set[int] = set()
         """Seats whose hint is being computed (one at a time each)."""
         self.hinted = Throttle(table.settings.hints_per_minute, HINT_WINDOW)
@@ -106,7 +109,14 @@ class BotDriver:
             limit = table.settings.takeover_after
             timeouts = table.spec.timeouts(table.state)
             self.standins.update(i for i, n in enumerate(timeouts) if n >= limit)
+            self.taken |= self.standins
         return out + sorted((self.standins | self.left | self.away) - set(out))
+
+    def out(self) -> set[int]:
+        """Human seats that count as left: their player left, or is away past the grace,
+        or a stand-in took their seat after timeouts at some point of the game."""
+        self.seats()  # (brings the stand-ins of the latest timeouts in)
+        return self.left | self.away | self.taken
 
     def level(self, seat: int) -> str:
         """The level a bot seat plays at: its own, or the stand-in level for a human's."""

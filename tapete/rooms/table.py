@@ -42,6 +42,7 @@ from tapete.rooms.seats import seat_names
 from tapete.rooms.stream import HISTORY, Logged, Stream
 from tapete.store import GameRecord, LoggedMove, StaleWrite, Store
 from tapete.store.health import cannot_write
+from tapete.store.players import Rated, RatedSeat
 
 log = logging.getLogger(__name__)
 
@@ -564,9 +565,10 @@ class Table:
     async def _apply_and_write(self, seat: int, move: Any, move_json: Message) -> None:
         events = self.game.apply(self.state, seat, move)  # raises IllegalMove, state untouched
         version = self.version + 1
+        outcome = self.game.outcome(self.state)
         try:
             await self.store.append_move(
-                self.id, version, seat, move_json, self.game.outcome(self.state)
+                self.id, version, seat, move_json, outcome, self.rated(outcome)
             )
         except Exception:
             await self._replay_log()  # the move was not committed: forget it
@@ -580,6 +582,27 @@ class Table:
             self._presence_changed()  # (nobody plays for anyone now)
             if self.events is not None:
                 self.events.ended(self)
+
+    def rated(self, outcome: Any) -> Rated | None:
+        """A rated game's result for the ratings, once it has one (RULES.md «Quick play»):
+        each seat's place from the game's descriptor; a bot's seat (a bot from the start)
+        not rated; a human who left, whose grace ran out, or whose seat a stand-in took
+        after timeouts, last."""
+        quick = self.spec.quick
+        if outcome is None or not self.record.rated or quick is None or quick.places is None:
+            return None
+        out = self.bots.out()
+        seats = tuple(
+            RatedSeat(
+                s.get("guest") if s.get("kind") == "human" else None,
+                place,
+                i in out,
+            )
+            for i, (s, place) in enumerate(
+                zip(self.record.seats, quick.places(outcome), strict=True)
+            )
+        )
+        return Rated(self.record.kind, seats)
 
     async def _absent_turns(self) -> None:
         """A game without bots among friends: play what the game says for the seats whose
