@@ -14,7 +14,7 @@ from tapete.store.players import RatedSeat
 from tests.lives import Tables
 
 ANA, BEA = "a" * 24, "b" * 24
-SEATS = [
+SEATS: list[dict[str, Any]] = [
     {"kind": "human", "guest": ANA, "name": "Ana"},
     {"kind": "human", "guest": BEA, "name": "Bea"},
     {"kind": "bot", "level": "normal", "n": 2},
