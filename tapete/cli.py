@@ -239,6 +239,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
+def cmd_ratings(args: argparse.Namespace) -> int:
+    """Every rating again from the rated games' move logs (docs/ratings.md)."""
+    from sqlalchemy import create_engine
+
+    from tapete.store import migrate
+    from tapete.store.players import recompute
+    from tapete.store.repo import sync_url
+
+    url = database_url(args.db)
+    migrate(url)
+    engine = create_engine(sync_url(url))
+    try:
+        with engine.begin() as conn:
+            games = recompute(conn)
+    finally:
+        engine.dispose()
+    print(f"{games} partidas puntuadas de nuevo")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tapete", description="Tapete: juegos de cartas")
     sub = p.add_subparsers(dest="command", required=True)
@@ -334,6 +354,11 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("game_id")
     r.add_argument("--db")
     r.set_defaults(func=cmd_replay)
+
+    t = sub.add_parser("ratings", help="recalcula las puntuaciones desde las partidas (recompute)")
+    t.add_argument("action", choices=["recompute"])
+    t.add_argument("--db")
+    t.set_defaults(func=cmd_ratings)
 
     c = sub.add_parser("catalogs", help="extrae los textos (update) o comprueba los catálogos")
     c.add_argument("action", choices=["update", "check"])

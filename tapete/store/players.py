@@ -19,8 +19,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tapete.ratings import NEW, PROVISIONAL_SIGMA, Rating, Seat, places, rate
 from tapete.store.models import (
     BlockRow,
+    GameRow,
     Guest,
     LeavingRow,
+    MoveRow,
     RatingChangeRow,
     RatingRow,
     ReportRow,
@@ -81,10 +83,20 @@ class Rated:
 
 
 def write_ratings(
-    conn: Connection, game: str, game_id: str, seats: Sequence[RatedSeat], now: datetime
+    conn: Connection,
+    game: str,
+    game_id: str,
+    seats: Sequence[RatedSeat],
+    now: datetime,
+    leavings: bool = True,
 ) -> None:
     """Rate a finished game in the caller's transaction: read the humans' ratings as they
-    are now, update them (tapete/ratings.py), write them and each one's change."""
+    are now, update them (tapete/ratings.py), write them and each one's change; and (with
+    ``leavings``) each human who left, for the leaving penalty and for :func:`recompute`."""
+    if leavings:
+        for seat in seats:
+            if seat.guest is not None and seat.left:
+                conn.execute(insert(LeavingRow).values(game_id=game_id, guest=seat.guest, at=now))
     guests = [s.guest for s in seats if s.guest is not None]
     rows = conn.execute(
         select(RatingRow.guest, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
@@ -373,3 +385,61 @@ class Players:
                 .order_by(LeavingRow.at)
             )
             return [_aware(at) for at in rows]
+
+
+def recompute(conn: Connection) -> int:
+    """Every rating again, from nothing, in the caller's transaction: each finished rated
+    game in the order they ended, its result replayed from its move log (the game's rules,
+    through the registry), its bots' seats and who left as stored. Returns the games rated.
+    (A change of the rating's parameters is this, run once: a migration, not a loss.)"""
+    from tapete.registry import entry
+
+    conn.execute(delete(RatingChangeRow))
+    conn.execute(delete(RatingRow))
+    left = {(g, guest) for g, guest in conn.execute(select(LeavingRow.game_id, LeavingRow.guest))}
+    games = conn.execute(
+        select(
+            GameRow.id,
+            GameRow.kind,
+            GameRow.config,
+            GameRow.seed,
+            GameRow.position,
+            GameRow.seats,
+            GameRow.updated_at,
+        )
+        .where(GameRow.rated.is_(True), GameRow.status == "finished")
+        .order_by(GameRow.updated_at, GameRow.id)
+    ).all()
+    done = 0
+    for game_row in games:
+        spec = entry(game_row.kind).game
+        quick = spec.quick
+        if quick is None or quick.places is None:
+            continue
+        rules = spec.rules
+        state = (
+            rules.load(game_row.position)
+            if game_row.position is not None
+            else rules.new(spec.parse_config(game_row.config), game_row.seed)
+        )
+        moves = conn.execute(
+            select(MoveRow.seat, MoveRow.move)
+            .where(MoveRow.game_id == game_row.id)
+            .order_by(MoveRow.n)
+        )
+        for seat, move in moves:
+            rules.apply(state, seat, spec.parse_move(move))
+        outcome = rules.outcome(state)
+        if outcome is None:
+            continue
+        seats = [
+            RatedSeat(
+                s.get("guest") if s.get("kind") == "human" else None,
+                place,
+                (game_row.id, s.get("guest")) in left,
+            )
+            for s, place in zip(game_row.seats, quick.places(outcome), strict=True)
+        ]
+        write_ratings(conn, game_row.kind, game_row.id, seats, _aware(game_row.updated_at), False)
+        done += 1
+    return done

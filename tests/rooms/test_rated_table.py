@@ -90,3 +90,47 @@ async def test_a_game_without_places_is_never_rated(store: Store, tables: Tables
     )
     table = await tables(record, SETTINGS)
     assert table.rated({"winner": 0}) is None
+
+
+async def test_the_ratings_recomputed_from_the_logs_are_the_ones_stored(
+    store: Store, tables: Tables, tmp_path: Any
+) -> None:
+    from sqlalchemy import create_engine, select
+
+    from tapete.store.models import RatingChangeRow, RatingRow
+    from tapete.store.players import recompute
+    from tapete.store.repo import sync_url
+
+    first = await open_at(store, tables, rated=True)
+    await finish(first)  # Ana wins
+    second = await open_at(store, tables, rated=True)
+    second.player_left(0)  # Ana leaves, her stand-in wins: she is last
+    await second.settled()
+    assert second.finished
+    third = await open_at(store, tables, rated=False)
+    await finish(third)  # not rated: not recomputed either
+    engine = create_engine(sync_url(store.url))
+    try:
+
+        def stored() -> tuple[list[Any], list[Any]]:
+            with engine.connect() as conn:
+                ratings = conn.execute(select(RatingRow).order_by(RatingRow.guest)).all()
+                changes = conn.execute(
+                    select(RatingChangeRow).order_by(RatingChangeRow.at, RatingChangeRow.guest)
+                ).all()
+            return [tuple(r)[:5] for r in ratings], [tuple(c)[:9] for c in changes]
+
+        before = stored()
+        assert len(before[0]) == 2 and len(before[1]) == 4
+        with engine.begin() as conn:
+            assert recompute(conn) == 2
+        assert stored() == before
+    finally:
+        engine.dispose()
+
+
+def test_the_command_recomputes_a_database(tmp_path: Any, capsys: Any) -> None:
+    from tapete.cli import main
+
+    assert main(["ratings", "recompute", "--db", str(tmp_path / "hall.db")]) == 0
+    assert capsys.readouterr().out == "0 partidas puntuadas de nuevo\n"
