@@ -51,3 +51,16 @@ def test_a_chosen_name_wins_unless_it_left_the_lists() -> None:
     assert of("g1", "lince-leal") == PublicName("lince", "leal")
     assert of("g1", None) == drawn("g1")
     assert of("g1", "unicornio-azul") == drawn("g1")
+
+
+def test_a_strangers_seat_reads_its_public_name_never_the_typed_one() -> None:
+    from tapete.registry import REGISTRY
+    from tapete.rooms.seats import seat_names
+
+    seats = [
+        {"kind": "human", "guest": "g1", "name": "María López", "public": "zorro-azul"},
+        {"kind": "human", "guest": "g2", "name": "Ana"},
+        {"kind": "bot", "level": "normal", "n": 2},
+    ]
+    assert seat_names(REGISTRY["onecard"], seats, 1, "es") == ["Zorro Azul", "Ana", "Luis"]
+    assert seat_names(REGISTRY["onecard"], seats, 0, "en") == ["Blue Fox", "Ana", "Luis"]

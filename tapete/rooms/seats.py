@@ -5,7 +5,9 @@ name they sat down with, if any), ``{"kind": "bot", "level", "n"}`` (the game's 
 from 1), ``{"kind": "local"}`` (someone at the same phone) — and worded only when shown: a
 bot as its game names it («Ordenador», "Computer"; «Sofía»), a person without a name as
 «Tú» for themselves and «Jugador n» for the others. Games stored with a bot's name (a
-message id: older games, a private room's bots) still read in the viewer's language.
+message id: older games, a private room's bots) still read in the viewer's language. At a
+table of strangers («Jugar ahora») a person's seat holds their public name (``"public":
+"zorro-azul"``), never the name they typed: it reads «Zorro Azul», or «Blue Fox».
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tapete.i18n import N_, SHARED, text
+from tapete.public_names import parse
 from tapete.registry import Entry
 
 YOU = N_("Tú")
@@ -29,7 +32,10 @@ def seat_names(
     out = []
     for i, s in enumerate(seats):
         name = str(s.get("name") or "")
-        if s.get("kind") == "bot" and name:  # (a message id, as some games stored it)
+        public = parse(s.get("public")) if s.get("kind") == "human" else None
+        if public is not None:
+            out.append(public.words(lang))
+        elif s.get("kind") == "bot" and name:  # (a message id, as some games stored it)
             out.append(text(found.key, lang, name, n=s.get("n", i)))
         elif s.get("kind") == "bot" and found.bots is not None:
             n = s.get("n")

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 RESUME_BATCH = 200
 """Games whose logs a restart reads in one go."""
 
-SEAT_FIELDS = ("kind", "guest", "name", "level", "n", "worn")
+SEAT_FIELDS = ("kind", "guest", "name", "public", "level", "n", "worn")
 """What a private room's seat brings to its game's seat."""
 
 

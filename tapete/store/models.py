@@ -203,6 +203,8 @@ class RoomSeatRow(Base):
     guest: Mapped[str | None] = mapped_column(ForeignKey("guests.id"), default=None)
     name: Mapped[str | None] = mapped_column(String(40), default=None)
     level: Mapped[str | None] = mapped_column(String(16), default=None)
+    public: Mapped[str | None] = mapped_column(String(40), default=None)
+    """At a table of strangers, the name they see (tapete/public_names.py), not ``name``."""
 
 
 class RatingRow(Base):

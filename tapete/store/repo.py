@@ -158,6 +158,9 @@ class RoomRecord:
     seats: list[dict[str, Any]] = field(default_factory=list)
     touched_at: datetime | None = None
     removed: list[dict[str, Any]] = field(default_factory=list)
+    quick: bool = False
+    """Strangers matched by «Jugar ahora»: joined by no code, seats named by public names
+    (``"public"``)."""
 
     @classmethod
     def of(cls, row: RoomRow, seats: list[RoomSeatRow]) -> RoomRecord:
@@ -173,10 +176,12 @@ class RoomRecord:
             games=row.games,
             seats=[
                 {"kind": x.kind, "guest": x.guest, "name": x.name, "level": x.level}
+                | ({"public": x.public} if x.public is not None else {})
                 for x in sorted(seats, key=lambda x: x.n)
             ],
             touched_at=row.touched_at,
             removed=[dict(x) for x in row.removed or []],
+            quick=row.quick,
         )
 
 
@@ -387,10 +392,15 @@ class Store:
     # private rooms
 
     async def create_room(
-        self, kind: str, options: dict[str, Any], host: str, seats: list[dict[str, Any]]
+        self,
+        kind: str,
+        options: dict[str, Any],
+        host: str,
+        seats: list[dict[str, Any]],
+        quick: bool = False,
     ) -> RoomRecord:
         """A new room with a random six-digit code no open room has (never sequential, not
-        derived from any id)."""
+        derived from any id); ``quick``: a table of strangers («Jugar ahora»)."""
         await self.ensure_guest(host)
         for _ in range(50):
             code = f"{secrets.randbelow(10**6):06d}"
@@ -408,6 +418,7 @@ class Store:
                             version=0,
                             game_id=None,
                             games=0,
+                            quick=quick,
                         )
                     )
                     await s.flush()
@@ -496,6 +507,7 @@ def _seat_row(room_id: str, n: int, seat: dict[str, Any]) -> RoomSeatRow:
         guest=seat.get("guest"),
         name=seat.get("name"),
         level=seat.get("level"),
+        public=seat.get("public"),
     )
 
 

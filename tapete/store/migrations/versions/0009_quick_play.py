@@ -29,6 +29,8 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("quick", sa.Boolean(), nullable=False, server_default=sa.false())
         )
+    with op.batch_alter_table("room_seats") as batch:
+        batch.add_column(sa.Column("public", sa.String(40), nullable=True))
     op.create_table(
         "ratings",
         sa.Column("guest", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
@@ -85,6 +87,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     for table in ("reports", "blocks", "leavings", "rating_changes", "ratings"):
         op.drop_table(table)
+    with op.batch_alter_table("room_seats") as batch:
+        batch.drop_column("public")
     with op.batch_alter_table("rooms") as batch:
         batch.drop_column("quick")
     with op.batch_alter_table("games") as batch:
