@@ -71,6 +71,8 @@ MESSAGES = {
     "no_bots": N_("Este juego no tiene bots."),
     "too_fast": N_("Un momento: demasiados mensajes seguidos."),
     "removed": N_("El anfitrión te ha quitado de esta sala."),
+    "quick_table": N_("En una mesa de «Jugar ahora» no se puede: nadie la dirige."),
+    "not_rated": N_("Este juego no se puntúa."),
 }
 """The refusals of private rooms, in words."""
 
@@ -143,6 +145,18 @@ class _Away:
 @dataclass(frozen=True, slots=True)
 class _Ended:
     """The room's game ended: everyone in the room is told."""
+
+
+@dataclass(slots=True)
+class _Begin:
+    """A table of strangers was just made: its first game starts at once."""
+
+    future: asyncio.Future[None] = field(repr=False)
+
+
+QUICK_ACTIONS: Final = frozenset({Leave, Rematch, React})
+"""What a player may do at a table of strangers: nobody hosts it (seats and options are
+the matchmaker's)."""
 
 
 def clean_name(name: object) -> str | None:
@@ -336,6 +350,12 @@ class PrivateRoom:
             self._watch_absent()
             self._broadcast()
 
+    async def begin(self) -> None:
+        """Start the first game of a table of strangers, in turn (the matchmaker's)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(_Begin(future))
+        await future
+
     def game_ended(self) -> None:
         """The room's game has just ended: everyone in the room is told (in turn)."""
         if self._task is not None:
@@ -397,6 +417,8 @@ class PrivateRoom:
                     await self._away(item)
                 elif isinstance(item, _Ended):
                     self._broadcast()
+                elif isinstance(item, _Begin):
+                    await self._begin(item)
             except StaleWrite:  # another process saved the room: it owns it now
                 log.warning("private room %s: the room moved on without it", self.code)
                 if act is not None and not act.future.done():
@@ -434,6 +456,8 @@ class PrivateRoom:
             err = error("stale_version", lang, got=action.version, current=self.version)
             err["lobby"] = self.state(guest, lang)
             return err
+        if self.record.quick and type(action) not in QUICK_ACTIONS:
+            return room_error("quick_table", lang)
         if isinstance(action, React):  # not a change of the room: nothing stored, no version
             return self._react(guest, action.key, lang)
         if type(action) in HOST_ONLY and not self.is_host(guest):
@@ -654,6 +678,19 @@ class PrivateRoom:
         if not self._idle():
             raise IllegalMove("room_started")
 
+    async def _begin(self, begin: _Begin) -> None:
+        try:
+            before = self.record.version
+            await self._next_game()
+            self.record.version = before + 1
+            await self.store.save_room(self.record, expected=before)
+            self._watch_absent()
+            self._broadcast()
+        except BaseException as exc:
+            begin.future.set_exception(exc)
+            raise
+        begin.future.set_result(None)
+
     async def _next_game(self) -> None:
         """The next game with the seats taken; each game the next player starts."""
         taken = [s for s in self.seats if s.get("kind") != "empty"]
@@ -733,7 +770,12 @@ def check_options(kind: str, data: Any) -> dict[str, Any]:
     n = spec.rules.seats(config)
     if not low <= n <= high:
         raise IllegalMove("bad_config", field="players")
-    return {"config": spec.config_json(config), "clock": clock}
+    rated = data.get("rated", False)
+    if type(rated) is not bool:
+        raise IllegalMove("bad_config", field="rated")
+    if rated and (spec.quick is None or not spec.quick.rated):
+        raise IllegalMove("not_rated")
+    return {"config": spec.config_json(config), "clock": clock, "rated": rated}
 
 
 def seat_range(kind: str, config: Any) -> tuple[int, int]:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from tapete.registry import entry
 from tapete.rooms.ownership import Ownership, room_unit
 from tapete.rooms.private_room import PrivateRoom, RoomEvents, check_options, seats_for
 from tapete.store import RoomRecord, Store
@@ -79,6 +80,25 @@ class PrivateRooms:
         record = await self.store.create_room(kind, checked, host, seats)
         await self.ownership.claim(room_unit(record.id))  # (a new room: nobody holds it)
         return await self.open(record)
+
+    async def create_quick(self, kind: str, seats: list[dict[str, Any]]) -> PrivateRoom:
+        """A table of strangers («Jugar ahora»): ``seats`` (people with their public names,
+        bots), the game's standard options for that many (``GameSpec.quick``), rated if the
+        game is; its first game started. Nobody hosts it: the first person is its host only
+        on paper."""
+        spec = entry(kind).game
+        quick, online = spec.quick, spec.online
+        assert quick is not None and online is not None
+        options = check_options(
+            kind,
+            {"config": spec.config_json(quick.config), "seats": len(seats), "rated": quick.rated},
+        )
+        host = next(s["guest"] for s in seats if s.get("kind") == "human")
+        record = await self.store.create_room(kind, options, host, seats, quick=True)
+        await self.ownership.claim(room_unit(record.id))  # (a new room: nobody holds it)
+        room = await self.open(record)
+        await room.begin()
+        return room
 
     async def close_idle(self, hours: float = 24.0) -> int:
         """Close the rooms nobody has touched for ``hours``: their codes are free again."""

@@ -175,6 +175,7 @@ class Tables:
             game_seats,
             owner=record.host,
             room_id=record.id,
+            rated=bool(record.options.get("rated", False)),
         )
         table = await self.open(game)
         if absent:

@@ -401,7 +401,8 @@ class Store:
     ) -> RoomRecord:
         """A new room with a random six-digit code no open room has (never sequential, not
         derived from any id); ``quick``: a table of strangers («Jugar ahora»)."""
-        await self.ensure_guest(host)
+        for guest in {host} | {s["guest"] for s in seats if isinstance(s.get("guest"), str)}:
+            await self.ensure_guest(guest)
         for _ in range(50):
             code = f"{secrets.randbelow(10**6):06d}"
             room_id = secrets.token_urlsafe(9)[:12]
