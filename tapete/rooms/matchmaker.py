@@ -1,0 +1,235 @@
+"""«Jugar ahora»: people who want to play a game now, matched with others waiting for it at
+a similar rating, and seated at a table of strangers within the wait (RULES.md «Quick
+play»). Every game with a ``quick`` descriptor and private rooms has a queue
+(:class:`~tapete.rooms.matching.Queue`, which decides who sits with whom); a task looks at
+the queues a few times a second and seats each match it finds at a new table, made as a
+private room's (:meth:`~tapete.rooms.private_rooms.PrivateRooms.create_quick`): seats,
+clocks, stand-ins, rematch and spectators as among friends.
+
+Who may queue: one queue at a time; not a banned guest (bots only for them); not one in a
+leaving penalty (:func:`penalty_left`). Whom one is never seated with: whom they blocked and
+who blocked them. Once seated, the table's address is kept for a while for everyone at it
+(the page asks again, or another tab does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from tapete.games.protocol import IllegalMove
+from tapete.public_names import of as public_name
+from tapete.ratings import Rating, shown
+from tapete.registry import REGISTRY
+from tapete.rooms.matching import Match, Queue, Ticket, bot_level
+from tapete.rooms.private_rooms import PrivateRooms
+from tapete.store import Store, utcnow
+
+log = logging.getLogger(__name__)
+
+PENALTY_FIRST: Final = timedelta(minutes=5)
+PENALTY_CAP: Final = timedelta(hours=24)
+PENALTY_WINDOW: Final = timedelta(hours=24)
+PENALTY_FROM: Final = 2
+"""Leaving this many rated games within :data:`PENALTY_WINDOW` makes the next «Jugar ahora»
+wait :data:`PENALTY_FIRST`, doubling with each further one, at most :data:`PENALTY_CAP`."""
+SEATED_SECONDS: Final = 120.0
+"""How long the table's address is kept for those seated at it."""
+
+
+def penalty_left(leavings: Sequence[datetime], now: datetime) -> timedelta:
+    """How long one who left these rated games must still wait before queueing again
+    (RULES.md «Quick play», «Leaving»): two within 24 h → 5 minutes from the last, then 10,
+    20… at most 24 h.
+
+    >>> from datetime import UTC
+    >>> t = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+    >>> penalty_left([t - timedelta(hours=2)], t)
+    datetime.timedelta(0)
+    >>> penalty_left([t - timedelta(hours=2), t - timedelta(minutes=1)], t)
+    datetime.timedelta(seconds=240)
+    >>> penalty_left([t - timedelta(hours=h) for h in (3, 2, 1)] + [t], t)
+    datetime.timedelta(seconds=1200)
+    """
+    recent = sorted(at for at in leavings if now - at < PENALTY_WINDOW)
+    if len(recent) < PENALTY_FROM:
+        return timedelta(0)
+    wait: timedelta = min(PENALTY_FIRST * 2 ** (len(recent) - PENALTY_FROM), PENALTY_CAP)
+    left: timedelta = recent[-1] + wait - now
+    return max(timedelta(0), left)
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    url: str
+    until: float
+    """Loop time after which the address is forgotten."""
+
+
+def quick_games() -> list[str]:
+    """The games strangers can be matched for (a ``quick`` descriptor, private rooms, bots
+    to fill the seats)."""
+    return [
+        key
+        for key, found in REGISTRY.items()
+        if found.game.quick is not None and found.game.online is not None and found.bots
+    ]
+
+
+class Matchmaker:
+    def __init__(
+        self,
+        rooms: PrivateRooms,
+        store: Store,
+        wait: float = 20.0,
+        tick: float = 0.25,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.rooms = rooms
+        self.store = store
+        self.wait = wait
+        """Seconds anyone waits at most: then bots take the empty seats."""
+        self.tick = tick
+        self.clock = clock or (lambda: asyncio.get_running_loop().time())
+        self.queues: dict[str, Queue] = {}
+        for key in quick_games():
+            online = REGISTRY[key].game.online
+            assert online is not None
+            self.queues[key] = Queue(seats=online.seats, wait=wait, bots=True)
+        self.waiting: dict[str, str] = {}
+        """Guest → the game they wait for."""
+        self.seated: dict[str, Seated] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self.failed = 0
+        """Matches that could not be seated (their people were put back in the queue)."""
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="matchmaker")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    # what a player asks
+
+    async def join(self, guest: str, game: object, players: object) -> None:
+        """Queue ``guest`` for ``game`` with ``players`` seats (2–4, None: any). Raises
+        IllegalMove: ``unknown_game``, ``bad_players``, ``already_waiting`` (with the game),
+        ``banned``, ``penalty`` (with ``seconds`` left)."""
+        queue = self.queues.get(game) if isinstance(game, str) else None
+        if queue is None:
+            raise IllegalMove("unknown_game")
+        assert isinstance(game, str)
+        low, high = queue.seats
+        if players is not None and (type(players) is not int or not low <= players <= high):
+            raise IllegalMove("bad_players", low=low, high=high)
+        if guest in self.waiting:
+            raise IllegalMove("already_waiting", game=self.waiting[guest])
+        players_ = self.store.players
+        if await players_.banned(guest):
+            raise IllegalMove("banned")
+        now = utcnow()
+        left = penalty_left(await players_.leavings(guest, now - PENALTY_WINDOW), now)
+        if left > timedelta(0):
+            raise IllegalMove("penalty", seconds=int(left.total_seconds()) + 1)
+        rated = REGISTRY[game].game.quick
+        rating = (await players_.ratings(game, [guest]))[guest] if rated and rated.rated else None
+        avoid = await players_.avoided(guest)
+        async with self._lock:
+            if guest in self.waiting:  # (two requests at once: the second is refused)
+                raise IllegalMove("already_waiting", game=self.waiting[guest])
+            self.seated.pop(guest, None)
+            self.waiting[guest] = game
+            queue.add(Ticket(guest, players, float(shown(rating or Rating())), self.clock(), avoid))
+        await self.match()
+
+    def status(self, guest: str) -> dict[str, Any] | None:
+        """``{"state": "waiting", "game", "waiting", "seconds_left"}``, ``{"state":
+        "seated", "url"}``, or None (neither)."""
+        game = self.waiting.get(guest)
+        now = self.clock()
+        if game is not None:
+            queue = self.queues[game]
+            left = queue.seconds_left(guest, now) or 0.0
+            return {
+                "state": "waiting",
+                "game": game,
+                "waiting": len(queue),
+                "seconds_left": round(left, 1),
+            }
+        seated = self.seated.get(guest)
+        if seated is not None and seated.until > now:
+            return {"state": "seated", "url": seated.url}
+        return None
+
+    def cancel(self, guest: str) -> bool:
+        """Leave the queue; False if ``guest`` was not in one."""
+        game = self.waiting.pop(guest, None)
+        if game is None:
+            return False
+        self.queues[game].remove(guest)
+        return True
+
+    def counts(self) -> dict[str, int]:
+        """People waiting, by game."""
+        return {key: len(queue) for key, queue in self.queues.items()}
+
+    # the queues' work
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.match()
+            except Exception:  # never let the matchmaker die
+                log.exception("matchmaking failed")
+
+    async def match(self) -> int:
+        """Seat every table the queues can make now; how many."""
+        made = 0
+        async with self._lock:
+            now = self.clock()
+            for key, queue in self.queues.items():
+                for match in queue.match(now):
+                    for guest in match.guests:
+                        self.waiting.pop(guest, None)
+                    try:
+                        url = await self._seat(key, match)
+                    except Exception:
+                        log.exception("matchmaking: %s could not be seated", match)
+                        self.failed += 1
+                        continue
+                    until = self.clock() + SEATED_SECONDS
+                    for guest in match.guests:
+                        self.seated[guest] = Seated(url, until)
+                    made += 1
+            self.seated = {g: s for g, s in self.seated.items() if s.until > now}
+        return made
+
+    async def _seat(self, key: str, match: Match) -> str:
+        """A table for ``match``: its people with their public names, in the order they
+        came, then the bots at the level the table's rating calls for; its address."""
+        found = REGISTRY[key]
+        bots = found.bots
+        assert bots is not None
+        chosen = await self.store.players.public_names(list(match.guests))
+        seats: list[dict[str, Any]] = [
+            {"kind": "human", "guest": g, "public": public_name(g, chosen.get(g)).key}
+            for g in match.guests
+        ]
+        if match.bots:
+            median = float(shown(Rating(await self.store.players.median_mu(key))))
+            levels = tuple(level.key for level in bots.levels)
+            level = bot_level(levels, bots.default, match.rating, median)
+            seats += [{"kind": "bot", "level": level} for _ in range(match.bots)]
+        room = await self.rooms.create_quick(key, seats)
+        return f"/sala/{room.code}"

@@ -1,0 +1,168 @@
+"""«Jugar ahora» at the rooms layer (tapete/rooms/matchmaker.py): who may queue, whom they
+sit with, the table they land at, bots after the wait, the leaving penalty."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+from tapete.games.protocol import IllegalMove
+from tapete.public_names import drawn
+from tapete.rooms import Live, Settings
+from tapete.rooms.matchmaker import Matchmaker, quick_games
+from tapete.store import Store, utcnow
+from tests.lives import Lives
+
+ANA, BEA, CARLA = "ana-" + "a" * 20, "bea-" + "b" * 20, "carla-" + "c" * 18
+WAIT = 20.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def live(store: Store, lives: Lives) -> Live:
+    for guest in (ANA, BEA, CARLA):
+        await store.ensure_guest(guest)
+    return lives(Settings(bot_pace=0, grace_seconds=5, watchdog_seconds=0.05))
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def mm(live: Live, store: Store, clock: Clock) -> AsyncIterator[Matchmaker]:
+    matchmaker = Matchmaker(live.rooms, store, wait=WAIT, clock=clock)
+    yield matchmaker
+    await matchmaker.close()
+
+
+async def refused(mm: Matchmaker, guest: str, game: object, players: object = 2) -> IllegalMove:
+    with pytest.raises(IllegalMove) as caught:
+        await mm.join(guest, game, players)
+    return caught.value
+
+
+def test_the_games_strangers_play() -> None:
+    assert quick_games() == ["guerra", "onecard", "rummy"]  # some games: El Peaje to come
+
+
+async def test_two_who_want_the_same_table_land_at_one(
+    mm: Matchmaker, live: Live, store: Store
+) -> None:
+    await mm.join(ANA, "onecard", 2)
+    assert mm.status(ANA) == {"state": "waiting", "game": "onecard", "waiting": 1,
+                              "seconds_left": WAIT}  # fmt: skip
+    await mm.join(BEA, "onecard", None)
+    ana, bea = mm.status(ANA), mm.status(BEA)
+    assert ana is not None and ana["state"] == "seated" and ana == bea
+    code = ana["url"].removeprefix("/sala/")
+    room = live.rooms.get(code)
+    assert room is not None and room.record.quick and room.record.status == "playing"
+    assert [s["guest"] for s in room.seats] == [ANA, BEA]
+    assert [s["public"] for s in room.seats] == [drawn(ANA).key, drawn(BEA).key]
+    record = await store.game(room.record.game_id or "")
+    assert record is not None and record.rated
+    assert mm.counts()["onecard"] == 0 and mm.waiting == {}
+
+
+async def test_alone_after_the_wait_bots_fill_the_table(
+    mm: Matchmaker, live: Live, clock: Clock
+) -> None:
+    await mm.join(ANA, "rummy", 3)
+    clock.now += 5
+    assert await mm.match() == 0
+    status = mm.status(ANA)
+    assert status is not None and status["seconds_left"] == WAIT - 5
+    clock.now += WAIT - 5
+    assert await mm.match() == 1
+    seated = mm.status(ANA)
+    assert seated is not None and seated["state"] == "seated"
+    room = live.rooms.get(seated["url"].removeprefix("/sala/"))
+    assert room is not None
+    assert [(s["kind"], s.get("level")) for s in room.seats] == [
+        ("human", None), ("bot", "normal"), ("bot", "normal"),
+    ]  # fmt: skip
+    # the address is kept for a while, then forgotten
+    clock.now += 121
+    await mm.match()
+    assert mm.status(ANA) is None
+
+
+async def test_the_bots_play_harder_for_a_table_above_the_median(
+    mm: Matchmaker, live: Live, store: Store, clock: Clock
+) -> None:
+    from sqlalchemy import insert
+
+    from tapete.store.models import RatingRow
+
+    with store.writer.engine.begin() as conn:
+        for guest, mu in ((ANA, 33.0), (BEA, 25.0), (CARLA, 24.0)):
+            conn.execute(
+                insert(RatingRow).values(
+                    guest=guest, game="onecard", mu=mu, sigma=3.0, games=40, updated_at=utcnow()
+                )
+            )
+    await mm.join(ANA, "onecard", 2)
+    clock.now += WAIT
+    await mm.match()
+    seated = mm.status(ANA)
+    assert seated is not None
+    room = live.rooms.get(seated["url"].removeprefix("/sala/"))
+    assert room is not None and room.seats[1]["level"] == "dificil"
+
+
+async def test_blocked_either_way_never_sit_together(
+    mm: Matchmaker, store: Store, clock: Clock
+) -> None:
+    await store.players.block(BEA, ANA, utcnow())
+    await mm.join(ANA, "guerra", 2)
+    await mm.join(BEA, "guerra", 2)
+    assert mm.counts()["guerra"] == 2
+    await mm.join(CARLA, "guerra", 2)
+    ana, carla = mm.status(ANA), mm.status(CARLA)
+    assert ana is not None and ana["state"] == "seated" and ana == carla
+    bea = mm.status(BEA)
+    assert bea is not None and bea["state"] == "waiting"
+
+
+async def test_bad_requests_are_refused_and_change_nothing(mm: Matchmaker, store: Store) -> None:
+    assert (await refused(mm, ANA, "ajedrez")).code == "unknown_game"
+    assert (await refused(mm, ANA, "peaje")).code == "unknown_game"
+    assert (await refused(mm, ANA, None)).code == "unknown_game"
+    for players in (1, 5, "2", True, 2.0):
+        assert (await refused(mm, ANA, "onecard", players)).code == "bad_players"
+    assert mm.waiting == {}
+    await mm.join(ANA, "onecard", 3)
+    again = await refused(mm, ANA, "rummy", 3)
+    assert again.code == "already_waiting" and again.params == {"game": "onecard"}
+    assert mm.waiting == {ANA: "onecard"} and mm.counts()["rummy"] == 0
+    assert mm.cancel(ANA) and not mm.cancel(ANA)
+    assert mm.status(ANA) is None and mm.counts()["onecard"] == 0
+    await store.players.ban(BEA, utcnow())
+    assert (await refused(mm, BEA, "onecard")).code == "banned"
+
+
+async def test_two_games_left_within_a_day_make_the_next_one_wait(
+    mm: Matchmaker, store: Store
+) -> None:
+    now = utcnow()
+    games = []
+    for _ in range(2):
+        record = await store.create_game("onecard", {"players": 2}, 1, [], ANA)
+        games.append(record.id)
+    await store.players.left(ANA, games[0], now - timedelta(hours=3))
+    await mm.join(ANA, "onecard", 2)  # one leaving: no wait
+    mm.cancel(ANA)
+    await store.players.left(ANA, games[1], now - timedelta(minutes=1))
+    waits = await refused(mm, ANA, "onecard")
+    assert waits.code == "penalty" and 230 <= waits.params["seconds"] <= 241
