@@ -53,6 +53,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             **({"turn": args.turn_seconds} if args.turn_seconds else {}),
         },
         test_api=args.test_api,
+        quick_wait=args.quick_wait or float(os.environ.get("TAPETE_QUICK_WAIT") or 20.0),
         **({"grace_seconds": args.grace_seconds} if args.grace_seconds is not None else {}),
     )
     limits = Limits(
@@ -306,6 +307,13 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--grace-seconds", type=float, default=None, help=argparse.SUPPRESS)
+    s.add_argument(
+        "--quick-wait",
+        type=float,
+        default=None,
+        help="«Jugar ahora»: segundos de espera como mucho antes de que los bots ocupen los "
+        "asientos vacíos (TAPETE_QUICK_WAIT; 20)",
+    )
     s.add_argument("--log-level", default="info")
     s.add_argument(
         "--log-format",

@@ -78,6 +78,9 @@ class Settings:
     """Threads that compute hints, shared by every room (bots never wait on them)."""
     hints_per_minute: int = 20
     """Hints one seat may ask for in any minute (and one at a time)."""
+    quick_wait: float = 20.0
+    """«Jugar ahora»: the longest anyone waits for people before bots take the empty seats
+    (RULES.md «Quick play»; ``tapete serve --quick-wait``, ``TAPETE_QUICK_WAIT``)."""
 
 
 @dataclass(slots=True)

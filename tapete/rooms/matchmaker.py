@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from tapete.games.protocol import IllegalMove
+from tapete.i18n import N_
 from tapete.public_names import of as public_name
 from tapete.ratings import Rating, shown
 from tapete.registry import REGISTRY
@@ -40,6 +41,19 @@ PENALTY_FROM: Final = 2
 wait :data:`PENALTY_FIRST`, doubling with each further one, at most :data:`PENALTY_CAP`."""
 SEATED_SECONDS: Final = 120.0
 """How long the table's address is kept for those seated at it."""
+
+MESSAGES: Final = {
+    "unknown_game": N_("Ese juego no se puede jugar con gente ahora mismo."),
+    "bad_players": N_("Elige entre {low} y {high} jugadores, o «Me da igual»."),
+    "already_waiting": N_("Ya estás esperando una partida."),
+    "not_waiting": N_("No estabas esperando ninguna partida."),
+    "banned": N_("Tu cuenta no puede jugar con otras personas. Puedes jugar contra bots."),
+    "penalty": N_(
+        "Dejaste partidas a medias: podrás volver a jugar con gente dentro de {wait}. "
+        "Mientras, puedes jugar contra bots."
+    ),
+}
+"""The refusals of «Jugar ahora», in words."""
 
 
 def penalty_left(leavings: Sequence[datetime], now: datetime) -> timedelta:
@@ -122,7 +136,8 @@ class Matchmaker:
     # what a player asks
 
     async def join(self, guest: str, game: object, players: object) -> None:
-        """Queue ``guest`` for ``game`` with ``players`` seats (2–4, None: any). Raises
+        """Queue ``guest`` for ``game`` with ``players`` seats (2–4, None: any): seated by
+        the next look at the queues (:meth:`match`, a few times a second). Raises
         IllegalMove: ``unknown_game``, ``bad_players``, ``already_waiting`` (with the game),
         ``banned``, ``penalty`` (with ``seconds`` left)."""
         queue = self.queues.get(game) if isinstance(game, str) else None
@@ -150,7 +165,6 @@ class Matchmaker:
             self.seated.pop(guest, None)
             self.waiting[guest] = game
             queue.add(Ticket(guest, players, float(shown(rating or Rating())), self.clock(), avoid))
-        await self.match()
 
     def status(self, guest: str) -> dict[str, Any] | None:
         """``{"state": "waiting", "game", "waiting", "seconds_left"}``, ``{"state":

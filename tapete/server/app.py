@@ -36,6 +36,7 @@ from tapete.server.pages.app_shell import AppShell
 from tapete.server.pages.assets import Static
 from tapete.server.pages.fairness import Fairness
 from tapete.server.pages.games import Pages
+from tapete.server.pages.quick import QuickPlay
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.pages.replay import Replays
 from tapete.server.pages.rooms import RoomPages
@@ -90,6 +91,7 @@ def create_app(
     replays = Replays(hall, pages)
     shell = AppShell(pages)
     rooms = RoomPages(hall, pages)
+    quick = QuickPlay(hall)
     sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
 
@@ -119,6 +121,9 @@ def create_app(
         Route("/api/salas", rooms.create, methods=["POST"]),
         Route("/api/salas/{code}/unirse", rooms.join, methods=["POST"]),
         Route("/sala/{code}", rooms.page, name="room_page"),
+        Route("/api/jugar", quick.join, methods=["POST"]),
+        Route("/api/jugar", quick.status, methods=["GET"]),
+        Route("/api/jugar", quick.cancel, methods=["DELETE"]),
         Route("/sala/{code}/qr.svg", rooms.qr),
         Route("/sala/{code}/resumen", rooms.summary),
         Route("/sala/{code}/opciones", rooms.set_options, methods=["POST"]),

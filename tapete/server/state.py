@@ -20,6 +20,7 @@ from tapete.i18n import text
 from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Live, Settings
+from tapete.rooms.matchmaker import Matchmaker
 from tapete.server.account.guests import Guests
 from tapete.server.edge.limits import Limits
 from tapete.server.ops.gcpolicy import GcPolicy
@@ -215,6 +216,7 @@ class Hall:
         """How rooms run, with the limits that are theirs to keep (hints)."""
         self.store: Store | None = None
         self._live: Live | None = None
+        self._matchmaker: Matchmaker | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
         self.revoking: asyncio.Task[None] | None = None
@@ -243,6 +245,8 @@ class Hall:
             assert cluster is not None, "several processes need the sockets' router"
             await self.node.start(cluster(self.node))
             log.info("node %s of a hall on redis", self.node.me)
+        self._matchmaker = Matchmaker(self._live.rooms, self.store, self.settings.quick_wait)
+        self._matchmaker.start()
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)
             self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
@@ -309,12 +313,20 @@ class Hall:
         if self.gc_policy is not None:
             await stopping.step("the collector's policy", self.gc_policy.stop())
         await stopping.step("resuming games", stopping.cancelled(self.resuming))
+        if self._matchmaker is not None:
+            await stopping.step("the matchmaker", self._matchmaker.close())
         if self._live is not None:
             await stopping.step("the tables and rooms", self._live.close())
         if self.node is not None:  # (after the rooms: every lease goes back at once)
             await stopping.step("the node", self.node.stop())
         if self.store is not None:
             await stopping.step("the store", self.store.close())
+
+    @property
+    def matchmaker(self) -> Matchmaker:
+        """«Jugar ahora»: the queues of people waiting, and the tables made of them."""
+        assert self._matchmaker is not None, "the hall has not started"
+        return self._matchmaker
 
     @property
     def live(self) -> Live:

@@ -63,6 +63,7 @@ async def test_two_who_want_the_same_table_land_at_one(
     assert mm.status(ANA) == {"state": "waiting", "game": "onecard", "waiting": 1,
                               "seconds_left": WAIT}  # fmt: skip
     await mm.join(BEA, "onecard", None)
+    assert await mm.match() == 1
     ana, bea = mm.status(ANA), mm.status(BEA)
     assert ana is not None and ana["state"] == "seated" and ana == bea
     code = ana["url"].removeprefix("/sala/")
@@ -127,8 +128,9 @@ async def test_blocked_either_way_never_sit_together(
     await store.players.block(BEA, ANA, utcnow())
     await mm.join(ANA, "guerra", 2)
     await mm.join(BEA, "guerra", 2)
-    assert mm.counts()["guerra"] == 2
+    assert await mm.match() == 0 and mm.counts()["guerra"] == 2
     await mm.join(CARLA, "guerra", 2)
+    assert await mm.match() == 1
     ana, carla = mm.status(ANA), mm.status(CARLA)
     assert ana is not None and ana["state"] == "seated" and ana == carla
     bea = mm.status(BEA)
