@@ -4,6 +4,7 @@ viewer's language, the same for a guest until they choose another."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,7 @@ def test_a_strangers_seat_reads_its_public_name_never_the_typed_one() -> None:
     from tapete.registry import REGISTRY
     from tapete.rooms.seats import seat_names
 
-    seats = [
+    seats: list[dict[str, Any]] = [
         {"kind": "human", "guest": "g1", "name": "María López", "public": "zorro-azul"},
         {"kind": "human", "guest": "g2", "name": "Ana"},
         {"kind": "bot", "level": "normal", "n": 2},
