@@ -214,18 +214,20 @@ class Matchmaker:
             now = self.clock()
             for key, queue in self.queues.items():
                 for match in queue.match(now):
-                    for guest in match.guests:
-                        self.waiting.pop(guest, None)
+                    # (they stay «waiting», with no time left, until their table is made:
+                    # a page that asks meanwhile is told to go on waiting)
                     try:
                         url = await self._seat(key, match)
                     except Exception:
                         log.exception("matchmaking: %s could not be seated", match)
                         self.failed += 1
-                        continue
+                        url = None
                     until = self.clock() + SEATED_SECONDS
                     for guest in match.guests:
-                        self.seated[guest] = Seated(url, until)
-                    made += 1
+                        self.waiting.pop(guest, None)
+                        if url is not None:
+                            self.seated[guest] = Seated(url, until)
+                    made += url is not None
             self.seated = {g: s for g, s in self.seated.items() if s.until > now}
         return made
 

@@ -169,3 +169,29 @@ async def test_two_games_left_within_a_day_make_the_next_one_wait(
     waits = await refused(mm, ANA, "onecard")
     seconds = waits.params["seconds"]
     assert waits.code == "penalty" and isinstance(seconds, int) and 230 <= seconds <= 241
+
+
+async def test_while_the_table_is_being_made_they_are_still_waiting(
+    mm: Matchmaker, live: Live, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    making, release = asyncio.Event(), asyncio.Event()
+    real = live.rooms.create_quick
+
+    async def slow(kind: str, seats: list[dict[str, object]]) -> object:
+        making.set()
+        await release.wait()
+        return await real(kind, seats)
+
+    monkeypatch.setattr(live.rooms, "create_quick", slow)
+    await mm.join(ANA, "guerra", 2)
+    clock.now += WAIT
+    matching = asyncio.create_task(mm.match())
+    await making.wait()
+    status = mm.status(ANA)  # the page asks now: not «idle», which would end its wait
+    assert status is not None and status["state"] == "waiting" and status["seconds_left"] == 0
+    release.set()
+    assert await matching == 1
+    seated = mm.status(ANA)
+    assert seated is not None and seated["state"] == "seated"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -10,14 +10,26 @@ from starlette.responses import RedirectResponse, Response
 from tapete.cosmetics import AVATAR_KEYS, worn
 from tapete.fair import commitment, salt
 from tapete.games.protocol import IllegalMove
-from tapete.i18n import SHARED, js_strings, text
+from tapete.i18n import N_, SHARED, js_strings, text
 from tapete.i18n.errors import describe
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Table
+from tapete.rooms.matchmaker import quick_games
 from tapete.rooms.private_room import REACTIONS, PrivateRoom
 from tapete.server.pages import forms
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
+
+QUICK_STRINGS: Final = {
+    "searching": N_("Buscando jugadores… {seconds} s como mucho"),
+    "bots_now": N_("Nadie más a la vista: te sentamos con bots…"),
+    "waiting_one": N_("Solo tú esperando este juego ahora mismo."),
+    "waiting_many": N_("{n} personas esperando este juego."),
+    "seated": N_("¡Mesa lista! Entrando…"),
+    "lost": N_("No hemos podido sentarte a una mesa: inténtalo otra vez."),
+    "network": N_("No hemos podido hablar con el servidor: inténtalo de nuevo."),
+}
+"""What the «Jugar ahora» script says itself (the refusals come from the server, in words)."""
 
 
 def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -37,6 +49,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "rules_url": f"/reglas/{spec.key}",
         "guide_url": f"/{spec.key}/guia" if spec.guide is not None else None,
         "online": spec.online is not None,
+        "quick": spec.key in quick_games(),
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
         "fields": forms.fields(spec, values),
@@ -59,9 +72,18 @@ class Pages:
     def not_found(self, request: Request, message: str | None = None) -> Response:
         return self.render(request, "not_found.html", status=404, message=message)
 
+    def quick(self, lang: str) -> dict[str, Any]:
+        """What the «Jugar ahora» form needs (``_quick.html``, ``quick.js``): the longest
+        wait, and the words its script says itself."""
+        return {
+            "wait": round(self.hall.settings.quick_wait),
+            "strings": {k: text(SHARED, lang, v) for k, v in QUICK_STRINGS.items()},
+        }
+
     async def home(self, request: Request) -> Response:
-        resume = await self.hall.active_game(guest_of(request), lang_of(request))
-        return self.render(request, "hall.html", resume=resume)
+        lang = lang_of(request)
+        resume = await self.hall.active_game(guest_of(request), lang)
+        return self.render(request, "hall.html", resume=resume, quick=self.quick(lang))
 
     async def rules_index(self, request: Request) -> Response:
         return self.render(request, "rules/index.html")
@@ -100,6 +122,7 @@ class Pages:
         ctx.setdefault("resume", None)
         ctx.setdefault("error", None)
         ctx.setdefault("room_code", None)
+        ctx.setdefault("quick", self.quick(lang_of(request)))
         return self.render(
             request,
             f"{found.key}_setup.html",

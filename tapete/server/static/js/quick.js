@@ -1,0 +1,111 @@
+// «Jugar ahora»: ask the server for a seat with people (POST /api/jugar), show the wait it
+// reports — the seconds left, how many wait — and go to the table once seated. No rule here:
+// the server matches, times the wait and says why it refuses, in the player's language.
+
+const section = document.getElementById("quick");
+const form = document.getElementById("quick-form");
+const wait = document.getElementById("quick-wait");
+const left = document.getElementById("quick-left");
+const count = document.getElementById("quick-count");
+const bar = document.getElementById("quick-bar");
+const error = document.getElementById("quick-error");
+const cancel = document.getElementById("quick-cancel");
+const strings = JSON.parse(document.getElementById("quick-strings").textContent);
+
+const POLL_MS = 700;
+let timer = null;
+
+const fill = (text, params) => String(text).replace(/\{(\w+)\}/g, (_m, k) => params[k] ?? "");
+
+function say(text) {
+  error.textContent = text || "";
+  error.hidden = !text;
+}
+
+async function call(method, body) {
+  let response;
+  try {
+    response = await fetch("/api/jugar", {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    return { ok: false, data: { message: strings.network } };
+  }
+  let data = {};
+  try { data = await response.json(); } catch { /* 204: no body */ }
+  return { ok: response.ok, data };
+}
+
+function waiting(yes) {
+  form.hidden = yes;
+  wait.hidden = !yes;
+  section.classList.toggle("is-waiting", yes);
+  if (!yes) clearTimeout(timer);
+}
+
+function show(status) {
+  if (status.state === "seated") {
+    left.textContent = strings.seated;
+    count.textContent = "";
+    location.assign(status.url);
+    return false;
+  }
+  if (status.state !== "waiting") {
+    if (!wait.hidden) say(strings.lost);  // (the wait ended without a table)
+    waiting(false);
+    return false;
+  }
+  const seconds = Math.ceil(status.seconds_left);
+  bar.value = Math.max(0, status.seconds_left);
+  left.textContent = seconds > 0 ? fill(strings.searching, { seconds }) : strings.bots_now;
+  count.textContent = status.waiting > 1
+    ? fill(strings.waiting_many, { n: status.waiting })
+    : strings.waiting_one;
+  waiting(true);
+  return true;
+}
+
+async function poll() {
+  const { ok, data } = await call("GET");
+  if (!ok) {
+    say(data.message || strings.network);
+    waiting(false);
+    return;
+  }
+  if (show(data)) timer = setTimeout(poll, POLL_MS);
+}
+
+form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  say("");
+  const fields = new FormData(form);
+  const players = fields.get("players");
+  const go = document.getElementById("quick-go");
+  go.disabled = true;
+  const { ok, data } = await call("POST", {
+    game: fields.get("game"),
+    players: players ? Number(players) : null,
+  });
+  go.disabled = false;
+  if (!ok) {
+    say(data.message || strings.network);
+    return;
+  }
+  if (show(data)) timer = setTimeout(poll, POLL_MS);
+  cancel.focus();
+});
+
+cancel.addEventListener("click", async () => {
+  clearTimeout(timer);
+  await call("DELETE");
+  waiting(false);
+  document.getElementById("quick-go").focus();
+});
+
+// Back on the page while waiting (a reload, another tab): the wait goes on here.
+call("GET").then(({ ok, data }) => {
+  if (ok && data.state === "waiting" && show(data)) timer = setTimeout(poll, POLL_MS);
+});
