@@ -330,6 +330,7 @@ class PrivateRoom:
             "bots": self.entry.bots is not None,
             "standin": standin_of(self.entry),
             "removed": [str(r.get("name") or "") for r in self.record.removed] if host else [],
+            "quick": self.record.quick,
             "you_removed": self.is_removed(guest),
         }
 

@@ -13,6 +13,7 @@ const cancel = document.getElementById("quick-cancel");
 const strings = JSON.parse(document.getElementById("quick-strings").textContent);
 
 const POLL_MS = 700;
+const MARK = "tapete-quick";  // (this tab is waiting: a reload or a return asks the server)
 let timer = null;
 
 const fill = (text, params) => String(text).replace(/\{(\w+)\}/g, (_m, k) => params[k] ?? "");
@@ -40,6 +41,8 @@ async function call(method, body) {
 }
 
 function waiting(yes) {
+  if (yes) sessionStorage.setItem(MARK, "1");
+  else sessionStorage.removeItem(MARK);
   form.hidden = yes;
   wait.hidden = !yes;
   section.classList.toggle("is-waiting", yes);
@@ -48,6 +51,7 @@ function waiting(yes) {
 
 function show(status) {
   if (status.state === "seated") {
+    sessionStorage.removeItem(MARK);
     left.textContent = strings.seated;
     count.textContent = "";
     location.assign(status.url);
@@ -82,11 +86,11 @@ form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   say("");
   const fields = new FormData(form);
-  const players = fields.get("players");
+  const players = fields.get("quick_players");
   const go = document.getElementById("quick-go");
   go.disabled = true;
   const { ok, data } = await call("POST", {
-    game: fields.get("game"),
+    game: fields.get("quick_game"),
     players: players ? Number(players) : null,
   });
   go.disabled = false;
@@ -105,7 +109,10 @@ cancel.addEventListener("click", async () => {
   document.getElementById("quick-go").focus();
 });
 
-// Back on the page while waiting (a reload, another tab): the wait goes on here.
-call("GET").then(({ ok, data }) => {
-  if (ok && data.state === "waiting" && show(data)) timer = setTimeout(poll, POLL_MS);
-});
+// Back on the page while this tab was waiting (a reload, the back button): the wait goes on.
+if (sessionStorage.getItem(MARK)) {
+  call("GET").then(({ ok, data }) => {
+    if (ok && data.state === "waiting" && show(data)) timer = setTimeout(poll, POLL_MS);
+    else sessionStorage.removeItem(MARK);
+  });
+}

@@ -1,0 +1,148 @@
+"""«Jugar ahora» in real browsers: four strangers who never met land at one One Card table,
+named only by their public names; one alone is seated with bots after the wait, the wait
+shown as it runs; cancelling brings the form back. Phones and laptops, both languages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import PHONE, TIMEOUT, accessible, no_horizontal_scroll, shot, still
+from playwright.sync_api import Page, expect
+from servers import serve
+
+from tapete.public_names import ADJECTIVES, ANIMALS
+
+pytestmark = pytest.mark.slow  # (four browsers at one table: started first)
+
+WAIT = 3
+"""Seconds of «Jugar ahora»'s wait on the server of these tests (20 s in the hall)."""
+DESKTOP = {"width": 1280, "height": 800}
+TABLE = re.compile(r"/sala/\d{6}$")
+
+
+@pytest.fixture(scope="module")
+def quick_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A `tapete serve` of its own whose «Jugar ahora» waits ``WAIT`` seconds, bots at 15 %
+    of their pace; its base URL."""
+    flags = ["--bot-pace", "0.15", "--quick-wait", str(WAIT)]
+    with serve(tmp_path_factory.mktemp("tapete-quick"), flags) as url:
+        yield url
+
+
+def context(browser: Any, size: dict[str, int], locale: str = "es-ES") -> Any:
+    phone = size == PHONE
+    made = browser.new_context(
+        locale=locale, viewport=size, has_touch=phone, is_mobile=phone, service_workers="block"
+    )
+    made.set_default_timeout(TIMEOUT)
+    return made
+
+
+def press(page: Page, players: str, game: str | None = None) -> None:
+    """Choose (the game, on the hall) and the players, and press «Jugar ahora»."""
+    form = page.locator("#quick-form")
+    if game is not None:
+        form.get_by_label(game, exact=True).check()
+    form.get_by_label(players, exact=True).check()
+    form.get_by_role("button").click()
+
+
+def is_public_name(name: str, lang: str) -> bool:
+    """Whether ``name`` is a public name (an animal and an adjective of the lists)."""
+    from tapete.i18n import SHARED, text
+
+    animals = {text(SHARED, lang, a) for a in ANIMALS.values()}
+    adjectives = {text(SHARED, lang, a) for a in ADJECTIVES.values()}
+    words = name.split(" ", 1)
+    return len(words) == 2 and (
+        (words[0] in animals and words[1] in adjectives)
+        or (words[0] in adjectives and words[1] in animals)
+    )
+
+
+def test_four_strangers_land_at_one_one_card_table(
+    browser: Any, quick_url: str, screenshots: Path
+) -> None:
+    sizes = [PHONE, DESKTOP, PHONE, DESKTOP]
+    made = [context(browser, size) for size in sizes]
+    try:
+        pages = [c.new_page() for c in made]
+        for i, page in enumerate(pages):
+            page.goto(f"{quick_url}/onecard")
+            if i == 0:
+                expect(page.locator("#quick h2")).to_have_text("Jugar ahora con gente")
+                accessible(page, "One Card's page with «Jugar ahora»")
+                shot(page, screenshots / "quick-onecard-page-390.png")
+            press(page, "4")
+            if i == 0:
+                expect(page.locator("#quick-wait")).to_be_visible()
+                expect(page.locator("#quick-left")).to_contain_text("Buscando jugadores")
+                still(page)
+                accessible(page, "waiting for «Jugar ahora»")
+                shot(page, screenshots / "quick-waiting-390.png")
+        for page in pages:
+            expect(page).to_have_url(TABLE)
+        assert len({page.url for page in pages}) == 1  # one table for the four
+        for page, size in zip(pages, sizes, strict=True):
+            still(page)
+            seats = page.evaluate("() => window.__tapete.seats")
+            assert [s["kind"] for s in seats] == ["human"] * 4
+            names = [s["name"] for s in seats]
+            assert all(is_public_name(n, "es") for n in names), names
+            no_horizontal_scroll(page, size["width"])
+        expect(pages[0].locator(".roombar-code")).to_have_text("Jugar ahora")  # no code
+        accessible(pages[0], "a table of strangers on a phone")
+        shot(pages[0], screenshots / "quick-table-390.png")
+        shot(pages[1], screenshots / "quick-table-1280.png")
+    finally:
+        for c in made:
+            c.close()
+
+
+def test_alone_in_english_the_wait_runs_out_and_bots_sit_down(
+    browser: Any, quick_url: str, screenshots: Path
+) -> None:
+    made = context(browser, PHONE, "en-GB")
+    try:
+        page = made.new_page()
+        page.goto(f"{quick_url}/?lang=en")
+        expect(page.locator("#quick h2")).to_have_text("Play now")
+        shot(page, screenshots / "quick-hall-390-en.png")
+        press(page, "2", game="War")
+        expect(page.locator("#quick-count")).to_have_text(
+            "Only you are waiting for this game right now."
+        )
+        expect(page.locator("#quick-left")).to_contain_text("at most")
+        expect(page).to_have_url(TABLE, timeout=(WAIT + 10) * 1000)
+        still(page)
+        seats = page.evaluate("() => window.__tapete.seats")
+        assert [s["kind"] for s in seats] == ["human", "bot"]
+        assert is_public_name(seats[0]["name"], "en"), seats
+    finally:
+        made.close()
+
+
+def test_a_reload_keeps_waiting_and_cancelling_brings_the_form_back(
+    browser: Any, quick_url: str
+) -> None:
+    made = context(browser, DESKTOP)
+    try:
+        page = made.new_page()
+        page.goto(f"{quick_url}/rummy")
+        press(page, "4")
+        expect(page.locator("#quick-wait")).to_be_visible()
+        page.reload()  # the wait goes on where it was asked for
+        expect(page.locator("#quick-wait")).to_be_visible()
+        expect(page.locator("#quick-form")).to_be_hidden()
+        page.get_by_role("button", name="Cancelar").click()
+        expect(page.locator("#quick-form")).to_be_visible()
+        expect(page.locator("#quick-wait")).to_be_hidden()
+        status = page.request.get(f"{quick_url}/api/jugar").json()
+        assert status == {"state": "idle"}
+        expect(page).to_have_url(f"{quick_url}/rummy")
+    finally:
+        made.close()
