@@ -36,6 +36,7 @@ from tapete.server.pages.app_shell import AppShell
 from tapete.server.pages.assets import Static
 from tapete.server.pages.fairness import Fairness
 from tapete.server.pages.games import Pages
+from tapete.server.pages.leaderboard import Leaderboards
 from tapete.server.pages.quick import QuickPlay
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.pages.replay import Replays
@@ -92,6 +93,7 @@ def create_app(
     shell = AppShell(pages)
     rooms = RoomPages(hall, pages)
     quick = QuickPlay(hall)
+    boards = Leaderboards(hall, pages)
     sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
 
@@ -121,6 +123,8 @@ def create_app(
         Route("/api/salas", rooms.create, methods=["POST"]),
         Route("/api/salas/{code}/unirse", rooms.join, methods=["POST"]),
         Route("/sala/{code}", rooms.page, name="room_page"),
+        Route("/clasificacion/{game}", boards.page),
+        Route("/api/clasificacion/{game}", boards.get),
         Route("/api/jugar", quick.join, methods=["POST"]),
         Route("/api/jugar", quick.status, methods=["GET"]),
         Route("/api/jugar", quick.cancel, methods=["DELETE"]),

@@ -50,6 +50,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "guide_url": f"/{spec.key}/guia" if spec.guide is not None else None,
         "online": spec.online is not None,
         "quick": spec.key in quick_games(),
+        "rated": spec.quick is not None and spec.quick.rated,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
         "fields": forms.fields(spec, values),

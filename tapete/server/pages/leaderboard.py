@@ -1,0 +1,122 @@
+"""Leaderboards of the rated games: this week and all time, the top 100 and your own place,
+established players only (docs/ratings.md). The contract (outside checks rely on it):
+
+- ``GET /clasificacion/<game>`` → the page (``?periodo=semana|siempre``, this week by
+  default);
+- ``GET /api/clasificacion/<game>?periodo=semana|siempre`` → ``{"rows": [{"rank", "name",
+  "rating", "games"}], "you": {"rank", "name", "rating", "games"} or null}``; a game that is
+  not rated: ``404``; another period: ``400``. Names are public names in the reader's
+  language; ``you`` is null while your rating is provisional or you played no rated game in
+  the period; this week runs from Monday, 00:00 UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tapete.i18n import N_, SHARED, text
+from tapete.i18n.errors import describe
+from tapete.public_names import of as public_name
+from tapete.ratings import shown
+from tapete.registry import REGISTRY
+from tapete.server.pages.games import Pages, game_info
+from tapete.server.pages.render import lang_of
+from tapete.server.state import Hall, guest_of
+from tapete.store import utcnow
+from tapete.store.players import Ranked
+
+PERIODS: Final = ("semana", "siempre")
+MESSAGES: Final = {
+    "not_rated": N_("Ese juego no tiene clasificación."),
+    "bad_period": N_("La clasificación es de esta semana o de siempre."),
+}
+
+
+def rated_games() -> list[str]:
+    """The games with ratings, in the hall's order."""
+    return [k for k, e in REGISTRY.items() if e.game.quick is not None and e.game.quick.rated]
+
+
+def week_start(now: datetime) -> datetime:
+    """Monday, 00:00 UTC, of ``now``'s week.
+
+    >>> from datetime import UTC
+    >>> week_start(datetime(2026, 12, 3, 21, 5, tzinfo=UTC)).isoformat()
+    '2026-11-30T00:00:00+00:00'
+    """
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=day.weekday())
+
+
+def row(ranked: Ranked, lang: str) -> dict[str, Any]:
+    return {
+        "rank": ranked.rank,
+        "name": public_name(ranked.guest, ranked.public_name).words(lang),
+        "rating": shown(ranked.rating),
+        "games": ranked.games,
+    }
+
+
+class Leaderboards:
+    def __init__(self, hall: Hall, pages: Pages) -> None:
+        self.hall = hall
+        self.pages = pages
+
+    async def board(
+        self, game: str, period: str, guest: str | None, lang: str
+    ) -> tuple[dict[str, Any], int | None]:
+        """The leaderboard as the API gives it, and which of its rows is the reader's."""
+        assert self.hall.store is not None
+        players = self.hall.store.players
+        since = week_start(utcnow()) if period == "semana" else None
+        ranked = await players.leaderboard(game, since)
+        rows = [row(r, lang) for r in ranked]
+        mine = await players.place(game, guest, since) if guest is not None else None
+        at = next((i for i, r in enumerate(ranked) if r.guest == guest), None)
+        return {"rows": rows, "you": row(mine, lang) if mine is not None else None}, at
+
+    @staticmethod
+    def _asked(request: Request) -> tuple[str | None, str | None]:
+        """The game and period asked for, or the refusal's code."""
+        game = request.path_params["game"]
+        if game not in rated_games():
+            return None, "not_rated"
+        period = request.query_params.get("periodo", "semana")
+        if period not in PERIODS:
+            return None, "bad_period"
+        return game, period
+
+    async def get(self, request: Request) -> Response:
+        lang = lang_of(request)
+        game, code = self._asked(request)
+        if game is None:
+            assert code is not None
+            words = describe(code, lang, SHARED, MESSAGES)
+            status = 404 if code == "not_rated" else 400
+            return JSONResponse({"error": code, "message": words}, status_code=status)
+        period = request.query_params.get("periodo", "semana")
+        board, _ = await self.board(game, period, guest_of(request), lang)
+        return JSONResponse(board)
+
+    async def page(self, request: Request) -> Response:
+        lang = lang_of(request)
+        game, code = self._asked(request)
+        if game is None:
+            assert code is not None
+            return self.pages.not_found(request, describe(code, lang, SHARED, MESSAGES))
+        period = request.query_params.get("periodo", "semana")
+        board, mine = await self.board(game, period, guest_of(request), lang)
+        return self.pages.render(
+            request,
+            "leaderboard.html",
+            game=game_info(REGISTRY[game], lang),
+            period=period,
+            board=board,
+            mine=mine,
+            others=[game_info(REGISTRY[k], lang) for k in rated_games() if k != game],
+            title=text(SHARED, lang, N_("Clasificación")),
+        )

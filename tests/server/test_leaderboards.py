@@ -1,0 +1,95 @@
+"""Leaderboards over HTTP (tapete/server/pages/leaderboard.py): this week and all time,
+established players only, public names in the reader's language, your own place."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert
+from starlette.testclient import TestClient
+
+from tapete.public_names import drawn
+from tapete.server.pages.leaderboard import week_start
+from tapete.store import utcnow
+from tapete.store.models import RatingChangeRow, RatingRow
+
+
+def hall(client: TestClient) -> Any:
+    return client.app.state.hall  # type: ignore[attr-defined]
+
+
+def me(client: TestClient) -> str:
+    found = hall(client).guests.read(client.cookies.get("tapete_guest"))
+    assert isinstance(found, str)
+    return found
+
+
+def rate(client: TestClient, players: dict[str, tuple[float, float]], days_ago: float) -> None:
+    """Each guest's One Card rating (mu, sigma) and one rated game ``days_ago``."""
+    assert client.portal is not None
+    store = hall(client).store
+    at = utcnow() - timedelta(days=days_ago)
+    for guest, (mu, sigma) in players.items():
+        client.portal.call(store.ensure_guest, guest)
+        record = client.portal.call(store.create_game, "onecard", {"players": 2}, 1, [], guest)
+        with store.writer.engine.begin() as conn:
+            conn.execute(
+                insert(RatingRow).values(
+                    guest=guest, game="onecard", mu=mu, sigma=sigma, games=15, updated_at=at
+                )
+            )
+            conn.execute(
+                insert(RatingChangeRow).values(
+                    game_id=record.id, guest=guest, game="onecard", seat=0, place=1,
+                    mu_before=mu, sigma_before=sigma, mu_after=mu, sigma_after=sigma, at=at,
+                )
+            )  # fmt: skip
+
+
+def test_the_board_of_all_time_and_of_this_week(client: TestClient) -> None:
+    mine = me(client)
+    days = (utcnow() - week_start(utcnow())).total_seconds() / 86400
+    rate(client, {"g-old": (35.0, 3.0)}, days_ago=days + 3)  # before Monday
+    rate(client, {mine: (30.0, 3.0), "g-b": (27.5, 4.0)}, days_ago=0)
+    rate(client, {"g-new": (40.0, 7.0)}, days_ago=0)  # provisional: on no board
+    always = client.get("/api/clasificacion/onecard", params={"periodo": "siempre"}).json()
+    assert always["rows"] == [
+        {"rank": 1, "name": drawn("g-old").words("es"), "rating": 1900, "games": 15},
+        {"rank": 2, "name": drawn(mine).words("es"), "rating": 1700, "games": 15},
+        {"rank": 3, "name": drawn("g-b").words("es"), "rating": 1600, "games": 15},
+    ]
+    assert always["you"] == always["rows"][1]
+    week = client.get("/api/clasificacion/onecard").json()  # this week by default
+    assert [r["rating"] for r in week["rows"]] == [1700, 1600]
+    assert [r["games"] for r in week["rows"]] == [1, 1]
+    assert week["you"]["rank"] == 1
+    client.get("/", params={"lang": "en"})  # the same player, in English
+    english = client.get("/api/clasificacion/onecard").json()
+    assert english["rows"][0]["name"] == drawn(mine).words("en")
+    page = client.get("/clasificacion/onecard", params={"periodo": "siempre"})
+    assert page.status_code == 200 and drawn("g-old").words("en") in page.text
+    assert 'class="you"' in page.text
+
+
+def test_a_provisional_player_has_no_place(client: TestClient) -> None:
+    rate(client, {me(client): (30.0, 6.0)}, days_ago=0)
+    board = client.get("/api/clasificacion/onecard").json()
+    assert board == {"rows": [], "you": None}
+    page = client.get("/clasificacion/onecard")
+    assert page.status_code == 200 and "Aún no hay nadie" in page.text
+
+
+def test_refusals(client: TestClient) -> None:
+    for game in ("guerra", "peaje", "ajedrez"):
+        r = client.get(f"/api/clasificacion/{game}")
+        assert r.status_code == 404 and r.json()["error"] == "not_rated"
+        assert client.get(f"/clasificacion/{game}").status_code == 404
+    r = client.get("/api/clasificacion/rummy", params={"periodo": "mes"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_period"
+
+
+def test_the_hall_links_the_rated_games_boards(client: TestClient) -> None:
+    text = client.get("/").text
+    assert 'href="/clasificacion/onecard"' in text and 'href="/clasificacion/rummy"' in text
+    assert 'href="/clasificacion/guerra"' not in text
