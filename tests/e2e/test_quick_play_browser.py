@@ -25,11 +25,16 @@ TABLE = re.compile(r"/sala/\d{6}$")
 
 
 @pytest.fixture(scope="module")
-def quick_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def quick_work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tapete-quick")
+
+
+@pytest.fixture(scope="module")
+def quick_url(quick_work: Path) -> Iterator[str]:
     """A `tapete serve` of its own whose «Jugar ahora» waits ``WAIT`` seconds, bots at 15 %
-    of their pace; its base URL."""
+    of their pace (its database in ``quick_work``); its base URL."""
     flags = ["--bot-pace", "0.15", "--quick-wait", str(WAIT)]
-    with serve(tmp_path_factory.mktemp("tapete-quick"), flags) as url:
+    with serve(quick_work, flags) as url:
         yield url
 
 
@@ -146,3 +151,60 @@ def test_a_reload_keeps_waiting_and_cancelling_brings_the_form_back(
         expect(page).to_have_url(f"{quick_url}/rummy")
     finally:
         made.close()
+
+
+def test_the_leaderboard_in_each_language_on_a_phone_and_a_laptop(
+    browser: Any, quick_url: str, quick_work: Path, screenshots: Path
+) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import create_engine, insert
+
+    from tapete.store.models import GameRow, Guest, RatingChangeRow, RatingRow
+
+    engine = create_engine(f"sqlite:///{quick_work / 'tapete.db'}")
+    now = datetime.now(UTC)
+    try:
+        with engine.begin() as conn:
+            for i in range(12):
+                guest, mu = f"board-{i:02d}", 34.0 - i * 0.7
+                conn.execute(insert(Guest).values(id=guest))
+                conn.execute(
+                    insert(GameRow).values(
+                        id=f"bg{i:02d}", kind="onecard", config={}, seed=1, seats=[],
+                        owner=guest, status="finished", version=1, rated=True,
+                        updated_at=now,
+                    )
+                )  # fmt: skip
+                conn.execute(
+                    insert(RatingRow).values(
+                        guest=guest, game="onecard", mu=mu, sigma=3.5, games=20 + i,
+                        updated_at=now,
+                    )
+                )  # fmt: skip
+                conn.execute(
+                    insert(RatingChangeRow).values(
+                        game_id=f"bg{i:02d}", guest=guest, game="onecard", seat=0, place=1,
+                        mu_before=mu, sigma_before=3.5, mu_after=mu, sigma_after=3.5, at=now,
+                    )
+                )  # fmt: skip
+    finally:
+        engine.dispose()
+    for size, locale, lang, title in [
+        (PHONE, "es-ES", "es", "Clasificación de One Card"),
+        (DESKTOP, "en-GB", "en", "One Card leaderboard"),
+    ]:
+        made = context(browser, size, locale)
+        try:
+            page = made.new_page()
+            page.goto(f"{quick_url}/clasificacion/onecard?periodo=siempre&lang={lang}")
+            expect(page.locator("h1")).to_have_text(title)
+            rows = page.locator("table.board tbody tr")
+            expect(rows).to_have_count(12)
+            first = rows.first.locator("th").text_content() or ""
+            assert is_public_name(first, lang), first
+            no_horizontal_scroll(page, size["width"])
+            accessible(page, f"the leaderboard ({lang})")
+            shot(page, screenshots / f"leaderboard-{size['width']}-{lang}.png", full=True)
+        finally:
+            made.close()
