@@ -125,6 +125,7 @@ def create_app(
         Route("/sala/{code}", rooms.page, name="room_page"),
         Route("/clasificacion/{game}", boards.page),
         Route("/api/clasificacion/{game}", boards.get),
+        Route("/api/partidas/{game_id}/puntuacion", boards.change),
         Route("/api/jugar", quick.join, methods=["POST"]),
         Route("/api/jugar", quick.status, methods=["GET"]),
         Route("/api/jugar", quick.cancel, methods=["DELETE"]),

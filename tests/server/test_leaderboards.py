@@ -93,3 +93,28 @@ def test_the_hall_links_the_rated_games_boards(client: TestClient) -> None:
     text = client.get("/").text
     assert 'href="/clasificacion/onecard"' in text and 'href="/clasificacion/rummy"' in text
     assert 'href="/clasificacion/guerra"' not in text
+
+
+def test_the_end_dialogs_rating_change_is_the_readers_own(client: TestClient) -> None:
+    from tapete.store.players import RatedSeat, write_ratings
+
+    assert client.portal is not None
+    store = hall(client).store
+    mine = me(client)
+    client.portal.call(store.ensure_guest, mine)
+    client.portal.call(store.ensure_guest, "g-other")
+    record = client.portal.call(store.create_game, "onecard", {"players": 2}, 1, [], mine)
+    with store.writer.engine.begin() as conn:
+        seats = [RatedSeat(mine, 1), RatedSeat("g-other", 2)]
+        write_ratings(conn, "onecard", record.id, seats, utcnow())
+    r = client.get(f"/api/partidas/{record.id}/puntuacion")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["game"] == "onecard" and body["before"] == 1500 and body["provisional"] is True
+    assert body["change"] == body["after"] - 1500 > 0
+    other = TestClient(client.app)
+    other.portal = client.portal
+    other.get("/")
+    refused = other.get(f"/api/partidas/{record.id}/puntuacion")  # not theirs
+    assert refused.status_code == 404 and refused.json()["error"] == "no_rating_change"
+    assert client.get("/api/partidas/nada/puntuacion").status_code == 404

@@ -3,6 +3,9 @@ established players only (docs/ratings.md). The contract (outside checks rely on
 
 - ``GET /clasificacion/<game>`` → the page (``?periodo=semana|siempre``, this week by
   default);
+- ``GET /api/partidas/<id>/puntuacion`` → the reader's rating change in that finished
+  rated game, ``{"game", "before", "after", "change", "provisional"}`` (ratings as shown);
+  ``404`` if the game moved no rating of theirs (not rated, not over, not theirs);
 - ``GET /api/clasificacion/<game>?periodo=semana|siempre`` → ``{"rows": [{"rank", "name",
   "rating", "games"}], "you": {"rank", "name", "rating", "games"} or null}``; a game that is
   not rated: ``404``; another period: ``400``. Names are public names in the reader's
@@ -21,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.public_names import of as public_name
-from tapete.ratings import shown
+from tapete.ratings import provisional, shown
 from tapete.registry import REGISTRY
 from tapete.server.pages.games import Pages, game_info
 from tapete.server.pages.render import lang_of
@@ -33,6 +36,7 @@ PERIODS: Final = ("semana", "siempre")
 MESSAGES: Final = {
     "not_rated": N_("Ese juego no tiene clasificación."),
     "bad_period": N_("La clasificación es de esta semana o de siempre."),
+    "no_rating_change": N_("Esa partida no ha cambiado tu puntuación."),
 }
 
 
@@ -89,6 +93,27 @@ class Leaderboards:
         if period not in PERIODS:
             return None, "bad_period"
         return game, period
+
+    async def change(self, request: Request) -> Response:
+        """The reader's rating change in a finished rated game (the end dialog's line)."""
+        assert self.hall.store is not None
+        guest = guest_of(request)
+        game_id = str(request.path_params["game_id"])
+        changes = await self.hall.store.players.changes(game_id) if guest else {}
+        if guest not in changes:
+            words = describe("no_rating_change", lang_of(request), SHARED, MESSAGES)
+            return JSONResponse({"error": "no_rating_change", "message": words}, status_code=404)
+        before, after = changes[guest]
+        record = await self.hall.store.game(game_id)
+        return JSONResponse(
+            {
+                "game": record.kind if record is not None else None,
+                "before": shown(before),
+                "after": shown(after),
+                "change": shown(after) - shown(before),
+                "provisional": provisional(after),
+            }
+        )
 
     async def get(self, request: Request) -> Response:
         lang = lang_of(request)

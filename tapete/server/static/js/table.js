@@ -355,6 +355,7 @@ export class Table {
       again.hidden = (this.lobby ? this.lobby.you : this.mySeat) === null;
     }
     this.endEl.classList.toggle("won", !!end.won);
+    this.showRating();
     if (this.endDismissed) { // closed to look at the table: it stays closed
       const open = $("end-open");
       if (open) open.hidden = false;
@@ -363,6 +364,28 @@ export class Table {
     const wasHidden = !this.endEl.open;
     this.openEnd();
     if (wasHidden) this.endWords = [end.title, end.reason].filter(Boolean).map(sentence).join(" ");
+  }
+
+  /** A rated game's end: the reader's rating change, once (the server wrote it with the
+   * game's last move, so it is there when the end is). */
+  async showRating() {
+    const el = $("end-rating");
+    if (!el || el.dataset.shown) return;
+    el.dataset.shown = "1";
+    try {
+      const response = await fetch(`/api/partidas/${el.dataset.game}/puntuacion`,
+        { credentials: "same-origin" });
+      if (!response.ok) return;
+      const r = await response.json();
+      const sign = r.change > 0 ? "+" : r.change < 0 ? "−" : "±";
+      el.textContent = _("Tu puntuación: {rating} ({change})", {
+        rating: `${r.after}${r.provisional ? "?" : ""}`,
+        change: `${sign}${Math.abs(r.change)}`,
+      });
+      el.classList.toggle("up", r.change > 0);
+      el.classList.toggle("down", r.change < 0);
+      el.hidden = false;
+    } catch { /* offline: the end says the rest */ }
   }
 
   openEnd() {
