@@ -260,6 +260,56 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_moderation(args: argparse.Namespace) -> int:
+    """What players reported, and what an operator does with it: ban (bots only from then
+    on), unban, dismiss a report."""
+    from tapete.public_names import of as public_name
+    from tapete.store import Store, migrate, utcnow
+
+    async def run() -> int:
+        url = database_url(args.db)
+        await asyncio.to_thread(migrate, url)
+        store = Store(url)
+        players = store.players
+        try:
+            if args.action == "reports":
+                reports = await players.reports(None if args.all else "open")
+                names = await players.public_names(
+                    sorted({r.reporter for r in reports} | {r.reported for r in reports})
+                )
+                for r in reports:
+                    who = public_name(r.reported, names.get(r.reported)).words("es")
+                    by = public_name(r.reporter, names.get(r.reporter)).words("es")
+                    print(
+                        f"#{r.id} {r.at:%Y-%m-%d %H:%M} {r.status:9} {r.reason:9} "
+                        f"{r.reported} ({who}) por {r.reporter} ({by}) "
+                        f"partida {r.game_id or '-'}"
+                    )
+                if not reports:
+                    print("no hay denuncias" + ("" if args.all else " abiertas"))
+                return 0
+            if args.target is None:
+                print(f"{args.action}: falta a quién (un invitado, o el número de la denuncia)")
+                return 2
+            target = str(args.target)
+            if args.action == "ban":
+                done = await players.ban(target, utcnow())
+            elif args.action == "unban":
+                done = await players.unban(target)
+            else:
+                number = target.lstrip("#")
+                done = number.isdigit() and await players.dismiss(int(number))
+            if not done:
+                print(f"{args.action} {args.target}: no había nada que cambiar", file=sys.stderr)
+                return 1
+            print(f"{args.action} {args.target}: hecho")
+            return 0
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tapete", description="Tapete: juegos de cartas")
     sub = p.add_subparsers(dest="command", required=True)
@@ -367,6 +417,13 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("action", choices=["recompute"])
     t.add_argument("--db")
     t.set_defaults(func=cmd_ratings)
+
+    o = sub.add_parser("moderation", help="denuncias de jugadores: ver, expulsar, readmitir")
+    o.add_argument("action", choices=["reports", "ban", "unban", "dismiss"])
+    o.add_argument("target", nargs="?", help="el invitado (ban, unban) o la denuncia (dismiss)")
+    o.add_argument("--all", action="store_true", help="reports: también las ya resueltas")
+    o.add_argument("--db")
+    o.set_defaults(func=cmd_moderation)
 
     c = sub.add_parser("catalogs", help="extrae los textos (update) o comprueba los catálogos")
     c.add_argument("action", choices=["update", "check"])

@@ -27,6 +27,7 @@ from tapete.server.account.account import AccountApi
 from tapete.server.account.guests import GuestMiddleware
 from tapete.server.account.history import History
 from tapete.server.account.shop import Shop
+from tapete.server.account.strangers import Strangers
 from tapete.server.edge.limits import Limits
 from tapete.server.edge.origin import EdgeMiddleware
 from tapete.server.ops.logs import RequestIds
@@ -94,6 +95,7 @@ def create_app(
     rooms = RoomPages(hall, pages)
     quick = QuickPlay(hall)
     boards = Leaderboards(hall, pages)
+    strangers = Strangers(hall)
     sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
 
@@ -126,6 +128,11 @@ def create_app(
         Route("/clasificacion/{game}", boards.page),
         Route("/api/clasificacion/{game}", boards.get),
         Route("/api/partidas/{game_id}/puntuacion", boards.change),
+        Route("/api/jugadores/bloquear", strangers.block, methods=["POST"]),
+        Route("/api/jugadores/bloqueados", strangers.blocked),
+        Route("/api/jugadores/bloqueados/{index}", strangers.unblock, methods=["DELETE"]),
+        Route("/api/jugadores/denunciar", strangers.report, methods=["POST"]),
+        Route("/api/jugadores/nombre", strangers.name, methods=["POST"]),
         Route("/api/jugar", quick.join, methods=["POST"]),
         Route("/api/jugar", quick.status, methods=["GET"]),
         Route("/api/jugar", quick.cancel, methods=["DELETE"]),
