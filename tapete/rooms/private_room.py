@@ -72,6 +72,7 @@ MESSAGES = {
     "too_fast": N_("Un momento: demasiados mensajes seguidos."),
     "removed": N_("El anfitrión te ha quitado de esta sala."),
     "quick_table": N_("En una mesa de «Jugar ahora» no se puede: nadie la dirige."),
+    "banned": N_("Tu cuenta no puede jugar con otras personas. Puedes jugar contra bots."),
     "not_rated": N_("Este juego no se puntúa."),
 }
 """The refusals of private rooms, in words."""
@@ -528,6 +529,8 @@ class PrivateRoom:
         free = next((i for i, s in enumerate(self.seats) if s.get("kind") == "empty"), None)
         if free is None:
             raise IllegalMove("room_full")
+        if await self.store.players.banned(guest):  # (bots only: RULES.md «Quick play»)
+            raise IllegalMove("banned")
         await self.store.ensure_guest(guest)
         await self.store.set_guest_name(guest, name)
         self.seats[free] = {"kind": "human", "guest": guest, "name": name}

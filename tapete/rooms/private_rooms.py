@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from tapete.games.protocol import IllegalMove
 from tapete.registry import entry
 from tapete.rooms.ownership import Ownership, room_unit
 from tapete.rooms.private_room import PrivateRoom, RoomEvents, check_options, seats_for
@@ -73,8 +74,10 @@ class PrivateRooms:
 
     async def create(self, kind: str, options: Any, host: str, name: str) -> PrivateRoom:
         """A private room for ``kind`` with ``host`` in its first seat. Raises IllegalMove
-        (``bad_config``, ``no_rooms``)."""
+        (``bad_config``, ``no_rooms``, ``banned``)."""
         checked = check_options(kind, options)
+        if await self.store.players.banned(host):  # (bots only: RULES.md «Quick play»)
+            raise IllegalMove("banned")
         seats: list[dict[str, Any]] = [{"kind": "human", "guest": host, "name": name}]
         seats += [{"kind": "empty"}] * (seats_for(kind, checked) - 1)
         record = await self.store.create_room(kind, checked, host, seats)

@@ -133,3 +133,19 @@ def test_choose_the_name_strangers_see(client: TestClient) -> None:
     back = client.post("/api/jugadores/nombre", json={"name": None})
     assert back.json() == {"name": drawn(me(client)).words("es")}
     assert PublicName("lince", "leal").words("en") == "Loyal Lynx"
+
+
+def test_a_banned_guest_plays_with_no_friend_either(client: TestClient, db_url: str) -> None:
+    friend = other_browser(client)
+    made = friend.post("/api/salas", json={"game": "guerra", "options": {}, "name": "Ana"})
+    assert made.status_code == 201
+    code = made.json()["code"]
+    assert client.portal is not None
+    store = hall(client).store
+    client.portal.call(store.ensure_guest, me(client))
+    assert main(["moderation", "ban", me(client), "--db", db_url]) == 0
+    joined = client.post(f"/api/salas/{code}/unirse", json={"name": "Eve"})
+    assert joined.status_code == 403 and joined.json()["error"] == "banned"
+    mine = client.post("/api/salas", json={"game": "guerra", "options": {}, "name": "Eve"})
+    assert mine.status_code == 403 and mine.json()["error"] == "banned"
+    assert client.post("/api/guerra/nueva", json={"config": {}}).status_code == 201  # bots

@@ -41,6 +41,8 @@ STATUS = {
     "room_full": 409,
     "room_started": 409,
     "removed": 403,
+    "banned": 403,
+    "quick_table": 409,
     "throttled": 429,
 }
 
@@ -105,7 +107,7 @@ class RoomPages:
             error = refusal(exc.code, lang, **exc.params)
             if exc.code not in MESSAGES:  # the game's options: in its own words
                 error["message"] = found.game.describe(exc, lang)
-            return JSONResponse(error, status_code=400)
+            return JSONResponse(error, status_code=STATUS.get(exc.code, 400))
         return JSONResponse(
             {
                 "code": room.code,
