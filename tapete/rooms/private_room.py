@@ -310,7 +310,9 @@ class PrivateRoom:
                     "kind": s.get("kind", "empty"),
                     "name": names[i] if s.get("kind") != "empty" else None,
                     "level": s.get("level"),
-                    "host": s.get("kind") == "human" and s.get("guest") == self.record.host,
+                    "host": not self.record.quick
+                    and s.get("kind") == "human"
+                    and s.get("guest") == self.record.host,
                     "connected": s.get("kind") == "bot" or s.get("guest") in online,
                     "away": s.get("kind") == "human" and s.get("guest") in self.away,
                     "you": i == you,
@@ -319,14 +321,14 @@ class PrivateRoom:
                 for i, s in enumerate(self.seats)
             ],
             "you": you,
-            "host": host,
+            "host": host and not self.record.quick,  # (nobody runs a table of strangers)
             "watchers": self.watchers(),
             "game_id": self.record.game_id,
             "games": self.record.games,
             "over": self.over(),
             "rematch": self.accepted(),
             "waiting": self.waiting(),
-            "can_start": self._can_start(),
+            "can_start": self._can_start() and not self.record.quick,
             "seat_range": list(seat_range(self.record.kind, self._config())),
             "bots": self.entry.bots is not None,
             "standin": standin_of(self.entry),

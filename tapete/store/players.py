@@ -30,9 +30,10 @@ from tapete.store.models import (
 
 LEADERBOARD: Final = 100
 """The rows of a leaderboard."""
-REASONS: Final = ("insultos", "trampas", "abandono", "nombre", "otro")
-"""The preset reasons of a report (no free text): rude (a reaction used to bother), cheating,
-leaving on purpose, a name, something else."""
+REASONS: Final = ("insultos", "trampas", "abandono", "otro")
+"""The preset reasons of a report (no free text): bothering others (the reactions used to
+annoy), cheating, leaving on purpose, something else. (No «name»: a stranger's name is made
+of the hall's own lists.)"""
 
 
 def _aware(value: datetime) -> datetime:

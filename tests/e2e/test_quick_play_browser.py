@@ -208,3 +208,45 @@ def test_the_leaderboard_in_each_language_on_a_phone_and_a_laptop(
             shot(page, screenshots / f"leaderboard-{size['width']}-{lang}.png", full=True)
         finally:
             made.close()
+
+
+def test_after_a_game_with_a_stranger_one_blocks_the_other_reports(
+    browser: Any, quick_url: str, screenshots: Path
+) -> None:
+    made = [context(browser, PHONE), context(browser, DESKTOP, "en-GB")]
+    try:
+        ana, bea = (c.new_page() for c in made)
+        ana.goto(f"{quick_url}/guerra")
+        bea.goto(f"{quick_url}/guerra?lang=en")
+        press(ana, "2")
+        press(bea, "2")
+        for page in (ana, bea):
+            expect(page).to_have_url(TABLE)
+            page.locator("#speed").select_option("0")  # (no pause to watch each duel)
+            page.locator("#autoplay").check()  # both turn their cards by themselves
+        for page in (ana, bea):
+            expect(page.locator("#end")).to_be_visible(timeout=90_000)
+            expect(page.locator("#end-strangers")).to_be_visible()
+        others = ana.locator("#end-strangers li")
+        expect(others).to_have_count(1)
+        name = others.locator(".stranger-name").text_content() or ""
+        assert is_public_name(name, "es"), name
+        others.get_by_role("button", name=f"Bloquear: {name}").click()
+        expect(ana.locator(".end-strangers-said")).to_have_text(
+            "Bloqueado: no volveréis a coincidir."
+        )
+        expect(ana.locator("#start-now")).to_be_hidden()  # nobody runs a table of strangers
+        expect(ana.locator("#end-quick")).to_have_text("Buscar otra mesa")
+        accessible(ana, "the end of a table of strangers")
+        shot(ana, screenshots / "quick-end-390.png")
+        mine = bea.locator("#end-strangers li")
+        mine.get_by_role("button", name=re.compile(r"^Report: ")).click()
+        bea.get_by_label("Why?").select_option(label="Cheats")
+        mine.get_by_role("button", name=re.compile(r"^Send: ")).click()
+        expect(bea.locator(".end-strangers-said")).to_have_text(
+            "Report sent. Thank you for telling us."
+        )
+        shot(bea, screenshots / "quick-end-1280-en.png")
+    finally:
+        for c in made:
+            c.close()

@@ -144,10 +144,10 @@ async def test_reports_once_a_game_and_what_an_operator_does_with_them(store: St
     g1 = await game(store, ["ana", "bea"])
     assert await store.players.report("ana", "bea", g1, "insultos", NOW)
     assert not await store.players.report("ana", "bea", g1, "trampas", NOW)
-    assert await store.players.report("carla", "bea", None, "nombre", NOW + timedelta(minutes=1))
+    assert await store.players.report("carla", "bea", None, "abandono", NOW + timedelta(minutes=1))
     assert await store.players.report("ana", "carla", None, "otro", NOW + timedelta(minutes=2))
     assert [(r.reporter, r.reported, r.reason) for r in await store.players.reports()] == [
-        ("ana", "bea", "insultos"), ("carla", "bea", "nombre"), ("ana", "carla", "otro"),
+        ("ana", "bea", "insultos"), ("carla", "bea", "abandono"), ("ana", "carla", "otro"),
     ]  # fmt: skip
     assert not await store.players.banned("bea")
     assert await store.players.ban("bea", NOW)

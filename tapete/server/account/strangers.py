@@ -44,6 +44,24 @@ MESSAGES: Final = {
     "bad_public_name": N_("Elige el nombre de las listas."),
     "not_blocked": N_("No está en tu lista de bloqueados."),
 }
+REASON_WORDS: Final = {
+    "insultos": N_("Molesta a los demás"),
+    "trampas": N_("Hace trampas"),
+    "abandono": N_("Abandona a propósito"),
+    "otro": N_("Otra cosa"),
+}
+"""Each reason of a report as a player reads it (``REASONS``, in that order)."""
+STRANGER_STRINGS: Final = {
+    "others": N_("Los demás jugadores"),
+    "block": N_("Bloquear"),
+    "report": N_("Denunciar"),
+    "why": N_("¿Por qué?"),
+    "send": N_("Enviar"),
+    "blocked": N_("Bloqueado: no volveréis a coincidir."),
+    "reported": N_("Denuncia enviada. Gracias por avisar."),
+    "network": N_("No hemos podido hablar con el servidor: inténtalo de nuevo."),
+}
+"""What the end of a table of strangers says about blocking and reporting (strangers.js)."""
 STATUS: Final = {
     "no_such_seat": 404,
     "not_your_table": 403,

@@ -16,9 +16,11 @@ from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Table
 from tapete.rooms.matchmaker import quick_games
 from tapete.rooms.private_room import REACTIONS, PrivateRoom
+from tapete.server.account.strangers import REASON_WORDS, STRANGER_STRINGS
 from tapete.server.pages import forms
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
+from tapete.store.players import REASONS
 
 QUICK_STRINGS: Final = {
     "searching": N_("Buscando jugadores… {seconds} s como mucho"),
@@ -55,6 +57,14 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "default_level": found.bots.default if found.bots is not None else None,
         "fields": forms.fields(spec, values),
         "fair": {k: tr(v) for k, v in spec.fair_words.items()},
+    }
+
+
+def strangers_words(lang: str) -> dict[str, Any]:
+    """The words of the end of a table of strangers (blocking, reporting: strangers.js)."""
+    return {
+        "reasons": [[k, text(SHARED, lang, REASON_WORDS[k])] for k in REASONS],
+        **{k: text(SHARED, lang, v) for k, v in STRANGER_STRINGS.items()},
     }
 
 
@@ -213,6 +223,7 @@ class Pages:
             words=found.game.words(lang),
             lobby=room.state(guest, lang) if room is not None else None,
             reactions=[(k, text(SHARED, lang, v)) for k, v in REACTIONS.items()],
+            strangers=strangers_words(lang) if room is not None and room.record.quick else None,
             looks=worn(account.equipped if account is not None else None),
             commitment=self.commitment(table),
             avatars=AVATAR_KEYS,

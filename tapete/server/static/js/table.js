@@ -6,6 +6,7 @@
 import { GameSocket } from "./net.js";
 import { mayStartNow, rematchLines, showLines } from "./rematch.js";
 import { Replay } from "./replay.js";
+import { showStrangers } from "./strangers.js";
 import { $, _, avatarEl, closeDialog, ngettext, openDialog, pageData, toast } from "./ui.js";
 
 /** A sentence ends with its stop (a text that ends in ! ? … or . keeps its own). */
@@ -356,6 +357,8 @@ export class Table {
     }
     this.endEl.classList.toggle("won", !!end.won);
     this.showRating();
+    const strangers = $("end-strangers");
+    if (strangers) showStrangers(strangers, this.seats);
     if (this.endDismissed) { // closed to look at the table: it stays closed
       const open = $("end-open");
       if (open) open.hidden = false;
