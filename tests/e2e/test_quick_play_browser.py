@@ -250,3 +250,34 @@ def test_after_a_game_with_a_stranger_one_blocks_the_other_reports(
     finally:
         for c in made:
             c.close()
+
+
+def test_a_chosen_public_name_is_the_one_strangers_see(
+    browser: Any, quick_url: str, screenshots: Path
+) -> None:
+    made = context(browser, PHONE)
+    try:
+        page = made.new_page()
+        page.goto(f"{quick_url}/perfil")
+        drawn = page.locator("#public-now").text_content() or ""
+        assert is_public_name(drawn, "es"), drawn
+        page.get_by_label("Animal").select_option(label="Lince")
+        page.get_by_label("Cómo es").select_option(label="Leal")
+        page.get_by_role("button", name="Guardar el nombre").click()
+        expect(page.locator("#public-now")).to_have_text("Lince Leal")
+        still(page)
+        accessible(page, "the profile's public name")
+        page.locator("#public-form").screenshot(path=str(screenshots / "public-name-390.png"))
+        page.goto(f"{quick_url}/onecard")
+        press(page, "2")
+        expect(page).to_have_url(TABLE, timeout=(WAIT + 10) * 1000)
+        still(page)
+        seats = page.evaluate("() => window.__tapete.seats")
+        assert [s["name"] for s in seats if s["you"]] == ["Lince Leal"]
+        page.goto(f"{quick_url}/perfil")
+        page.get_by_role("button", name="El que me tocó").click()
+        expect(page.locator("#public-now")).to_have_text(drawn)
+        page.reload()
+        expect(page.locator("#public-now")).to_have_text(drawn)
+    finally:
+        made.close()

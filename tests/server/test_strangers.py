@@ -123,7 +123,7 @@ def test_report_once_a_game_and_the_operator_bans(
 
 def test_choose_the_name_strangers_see(client: TestClient) -> None:
     r = client.post("/api/jugadores/nombre", json={"name": "lince-leal"})
-    assert r.status_code == 200 and r.json() == {"name": "Lince Leal"}
+    assert r.status_code == 200 and r.json() == {"name": "Lince Leal", "key": "lince-leal"}
     for bad in ("María", "lince-malvado", 7, ["lince", "leal"]):
         refused = client.post("/api/jugadores/nombre", json={"name": bad})
         assert refused.status_code == 400 and refused.json()["error"] == "bad_public_name"
@@ -131,7 +131,7 @@ def test_choose_the_name_strangers_see(client: TestClient) -> None:
     names = client.portal.call(hall(client).store.players.public_names, [me(client)])
     assert names == {me(client): "lince-leal"}  # the refusals changed nothing
     back = client.post("/api/jugadores/nombre", json={"name": None})
-    assert back.json() == {"name": drawn(me(client)).words("es")}
+    assert back.json() == {"name": drawn(me(client)).words("es"), "key": drawn(me(client)).key}
     assert PublicName("lince", "leal").words("en") == "Loyal Lynx"
 
 

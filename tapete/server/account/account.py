@@ -33,6 +33,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tapete import public_names
 from tapete.accounts import (
     CODE_SECONDS,
     claim_window,
@@ -297,7 +298,24 @@ class AccountApi:
             avatars=list(AVATARS),
             avatar_names={k: text(SHARED, lang, v) for k, v in AVATARS.items()},
             strings={k: text(SHARED, lang, v) for k, v in PAGE_STRINGS.items()},
+            public=await self.public_name(guest, lang),
         )
+
+    async def public_name(self, guest: str, lang: str) -> dict[str, Any]:
+        """The name strangers see and the lists to choose another from, in ``lang``
+        (sorted as the language sorts its words)."""
+        assert self.hall.store is not None
+        chosen = (await self.hall.store.players.public_names([guest]))[guest]
+        name = public_names.of(guest, chosen)
+        animals = [(k, text(SHARED, lang, v)) for k, v in public_names.ANIMALS.items()]
+        adjectives = [(k, text(SHARED, lang, v)) for k, v in public_names.ADJECTIVES.items()]
+        return {
+            "name": name.words(lang),
+            "animal": name.animal,
+            "adjective": name.adjective,
+            "animals": sorted(animals, key=lambda kv: kv[1]),
+            "adjectives": sorted(adjectives, key=lambda kv: kv[1]),
+        }
 
     async def get(self, request: Request) -> Response:
         guest = guest_of(request)

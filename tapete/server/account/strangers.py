@@ -10,8 +10,9 @@ you shared and their seat in it.
   ``204``;
 - ``POST /api/jugadores/denunciar`` ``{"game_id", "seat", "reason"}`` (a reason of
   ``REASONS``) → ``201``; the same person for the same game again: ``409``;
-- ``POST /api/jugadores/nombre`` ``{"name": "zorro-azul" | null}`` → ``200 {"name"}`` (null:
-  back to the drawn name); a name not made of the lists: ``400``.
+- ``POST /api/jugadores/nombre`` ``{"name": "zorro-azul" | null}`` → ``200 {"name", "key"}``
+  (the name in words, and as stored; null: back to the drawn name); a name not made of the
+  lists: ``400``.
 
 Refusals as ``{"error": code, "message"}``: ``404`` no such game or seat, ``403`` a game you
 did not play, ``400`` yourself, a bot's seat, a bad reason or body.
@@ -174,4 +175,5 @@ class Strangers:
             return refusal("bad_public_name", lang_of(request))
         await self.hall.store_ensure(guest)
         await self.hall.store.players.set_public_name(guest, key)
-        return JSONResponse({"name": public_name(guest, key).words(lang_of(request))})
+        name = public_name(guest, key)
+        return JSONResponse({"name": name.words(lang_of(request)), "key": name.key})

@@ -111,3 +111,30 @@ on("erase-form", "submit", async (ev) => {
   busy(form, false);
   if (data) location.href = "/";
 });
+
+// The name strangers see: two words from the lists, or back to the one drawn at first.
+async function publicName(name) {
+  const data = await call("POST", "/api/jugadores/nombre", { name });
+  if (!data) return;
+  document.getElementById("public-now").textContent = data.name;
+  const [animal, adjective] = data.key.split("-");
+  document.getElementById("public-animal").value = animal;
+  document.getElementById("public-adjective").value = adjective;
+  say(data.name);
+}
+
+on("public-form", "submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.currentTarget;
+  busy(form, true);
+  const fields = new FormData(form);
+  await publicName(`${fields.get("animal")}-${fields.get("adjective")}`);
+  busy(form, false);
+});
+
+on("public-drawn", "click", async (ev) => {
+  const form = ev.currentTarget.form;
+  busy(form, true);
+  await publicName(null);
+  busy(form, false);
+});
