@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -28,7 +28,9 @@ from tapete.public_names import of as public_name
 from tapete.ratings import Rating, shown
 from tapete.registry import REGISTRY
 from tapete.rooms.matching import Match, Queue, Ticket, bot_level
+from tapete.rooms.ownership import Ownership
 from tapete.rooms.private_rooms import PrivateRooms
+from tapete.rooms.quick_board import Board, MemoryBoard
 from tapete.store import Store, utcnow
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,9 @@ PENALTY_FROM: Final = 2
 wait :data:`PENALTY_FIRST`, doubling with each further one, at most :data:`PENALTY_CAP`."""
 SEATED_SECONDS: Final = 120.0
 """How long the table's address is kept for those seated at it."""
+STRANDED_SECONDS: Final = 10.0
+"""People taken out of a queue for a table that was not made in this long (its process
+died meanwhile) are put back in it."""
 
 MESSAGES: Final = {
     "unknown_game": N_("Ese juego no se puede jugar con gente ahora mismo."),
@@ -78,13 +83,6 @@ def penalty_left(leavings: Sequence[datetime], now: datetime) -> timedelta:
     return max(timedelta(0), left)
 
 
-@dataclass(frozen=True, slots=True)
-class Seated:
-    url: str
-    until: float
-    """Loop time after which the address is forgotten."""
-
-
 def quick_games() -> list[str]:
     """The games strangers can be matched for (a ``quick`` descriptor, private rooms, bots
     to fill the seats)."""
@@ -96,6 +94,12 @@ def quick_games() -> list[str]:
 
 
 class Matchmaker:
+    """The queues of every game strangers play (:func:`quick_games`), kept on a
+    :class:`~tapete.rooms.quick_board.Board` (memory, or Redis among several processes),
+    and the task that seats them: a game's queue is matched by the process that holds its
+    lease (``quick:<game>``), so two people queued on two processes sit together, and when
+    that process dies another takes the lease and the queue as it was."""
+
     def __init__(
         self,
         rooms: PrivateRooms,
@@ -103,21 +107,25 @@ class Matchmaker:
         wait: float = 20.0,
         tick: float = 0.25,
         clock: Callable[[], float] | None = None,
+        board: Board | None = None,
+        ownership: Ownership | None = None,
+        stranded_seconds: float = STRANDED_SECONDS,
     ) -> None:
         self.rooms = rooms
         self.store = store
         self.wait = wait
         """Seconds anyone waits at most: then bots take the empty seats."""
         self.tick = tick
-        self.clock = clock or (lambda: asyncio.get_running_loop().time())
-        self.queues: dict[str, Queue] = {}
+        self.clock = clock or time.time
+        """Wall-clock seconds: the processes of a hall agree on them."""
+        self.board: Board = board or MemoryBoard(clock=self.clock)
+        self.ownership = ownership or Ownership()
+        self.stranded_seconds = stranded_seconds
+        self.seats: dict[str, tuple[int, int]] = {}
         for key in quick_games():
             online = REGISTRY[key].game.online
             assert online is not None
-            self.queues[key] = Queue(seats=online.seats, wait=wait, bots=True)
-        self.waiting: dict[str, str] = {}
-        """Guest → the game they wait for."""
-        self.seated: dict[str, Seated] = {}
+            self.seats[key] = online.seats
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self.failed = 0
@@ -140,15 +148,16 @@ class Matchmaker:
         the next look at the queues (:meth:`match`, a few times a second). Raises
         IllegalMove: ``unknown_game``, ``bad_players``, ``already_waiting`` (with the game),
         ``banned``, ``penalty`` (with ``seconds`` left)."""
-        queue = self.queues.get(game) if isinstance(game, str) else None
-        if queue is None:
+        seats = self.seats.get(game) if isinstance(game, str) else None
+        if seats is None:
             raise IllegalMove("unknown_game")
         assert isinstance(game, str)
-        low, high = queue.seats
+        low, high = seats
         if players is not None and (type(players) is not int or not low <= players <= high):
             raise IllegalMove("bad_players", low=low, high=high)
-        if guest in self.waiting:
-            raise IllegalMove("already_waiting", game=self.waiting[guest])
+        already = await self.board.waiting(guest)
+        if already is not None:
+            raise IllegalMove("already_waiting", game=already[0])
         players_ = self.store.players
         if await players_.banned(guest):
             raise IllegalMove("banned")
@@ -156,46 +165,40 @@ class Matchmaker:
         left = penalty_left(await players_.leavings(guest, now - PENALTY_WINDOW), now)
         if left > timedelta(0):
             raise IllegalMove("penalty", seconds=int(left.total_seconds()) + 1)
-        rated = REGISTRY[game].game.quick
-        rating = (await players_.ratings(game, [guest]))[guest] if rated and rated.rated else None
+        quick = REGISTRY[game].game.quick
+        rating = (await players_.ratings(game, [guest]))[guest] if quick and quick.rated else None
         avoid = await players_.avoided(guest)
-        async with self._lock:
-            if guest in self.waiting:  # (two requests at once: the second is refused)
-                raise IllegalMove("already_waiting", game=self.waiting[guest])
-            self.seated.pop(guest, None)
-            self.waiting[guest] = game
-            queue.add(Ticket(guest, players, float(shown(rating or Rating())), self.clock(), avoid))
+        shown_rating = float(shown(rating or Rating()))
+        other = await self.board.add(
+            game, Ticket(guest, players, shown_rating, self.clock(), avoid)
+        )
+        if other is not None:  # (two requests at once: the second is refused)
+            raise IllegalMove("already_waiting", game=other)
 
-    def status(self, guest: str) -> dict[str, Any] | None:
+    async def status(self, guest: str) -> dict[str, Any] | None:
         """``{"state": "waiting", "game", "waiting", "seconds_left"}``, ``{"state":
-        "seated", "url"}``, or None (neither)."""
-        game = self.waiting.get(guest)
-        now = self.clock()
-        if game is not None:
-            queue = self.queues[game]
-            left = queue.seconds_left(guest, now) or 0.0
+        "seated", "url"}``, or None (neither). While their table is being made they are
+        still waiting, with no time left."""
+        found = await self.board.waiting(guest)
+        if found is not None:
+            game, ticket = found
+            left = self.wait - (self.clock() - ticket.since) if ticket is not None else 0.0
             return {
                 "state": "waiting",
                 "game": game,
-                "waiting": len(queue),
-                "seconds_left": round(left, 1),
+                "waiting": await self.board.count(game),
+                "seconds_left": round(max(0.0, left), 1),
             }
-        seated = self.seated.get(guest)
-        if seated is not None and seated.until > now:
-            return {"state": "seated", "url": seated.url}
-        return None
+        url = await self.board.seat_of(guest)
+        return {"state": "seated", "url": url} if url is not None else None
 
-    def cancel(self, guest: str) -> bool:
-        """Leave the queue; False if ``guest`` was not in one."""
-        game = self.waiting.pop(guest, None)
-        if game is None:
-            return False
-        self.queues[game].remove(guest)
-        return True
+    async def cancel(self, guest: str) -> bool:
+        """Leave the queue; False if ``guest`` was not in one (or is being seated)."""
+        return await self.board.remove(guest) is not None
 
-    def counts(self) -> dict[str, int]:
+    async def counts(self) -> dict[str, int]:
         """People waiting, by game."""
-        return {key: len(queue) for key, queue in self.queues.items()}
+        return {key: await self.board.count(key) for key in self.seats}
 
     # the queues' work
 
@@ -204,31 +207,42 @@ class Matchmaker:
             await asyncio.sleep(self.tick)
             try:
                 await self.match()
-            except Exception:  # never let the matchmaker die
+            except Exception:  # never let the matchmaker die (Redis away: the next tick)
                 log.exception("matchmaking failed")
 
     async def match(self) -> int:
-        """Seat every table the queues can make now; how many."""
+        """Seat every table the queues this process holds can make now; how many."""
         made = 0
         async with self._lock:
-            now = self.clock()
-            for key, queue in self.queues.items():
-                for match in queue.match(now):
-                    # (they stay «waiting», with no time left, until their table is made:
-                    # a page that asks meanwhile is told to go on waiting)
-                    try:
-                        url = await self._seat(key, match)
-                    except Exception:
-                        log.exception("matchmaking: %s could not be seated", match)
-                        self.failed += 1
-                        url = None
-                    until = self.clock() + SEATED_SECONDS
-                    for guest in match.guests:
-                        self.waiting.pop(guest, None)
-                        if url is not None:
-                            self.seated[guest] = Seated(url, until)
-                    made += url is not None
-            self.seated = {g: s for g, s in self.seated.items() if s.until > now}
+            for key, seats in self.seats.items():
+                if await self.ownership.claim(f"quick:{key}") is not None:
+                    continue  # another process matches this game
+                made += await self._match(key, seats)
+        return made
+
+    async def _match(self, key: str, seats: tuple[int, int]) -> int:
+        now = self.clock()
+        stranded = await self.board.stranded(key, now - self.stranded_seconds)
+        if stranded:  # (a process died while making their table)
+            log.warning("matchmaking: %d stranded in %s put back", len(stranded), key)
+            await self.board.put_back(key, stranded)
+        queue = Queue(seats=seats, wait=self.wait, bots=True)
+        for ticket in await self.board.tickets(key):
+            queue.add(ticket)
+        made = 0
+        for match in queue.match(now):
+            taken = await self.board.take(key, list(match.guests), now)
+            if taken is None:
+                continue  # one cancelled meanwhile: the others are matched next time
+            try:
+                url = await self._seat(key, match)
+            except Exception:
+                log.exception("matchmaking: %s could not be seated", match)
+                self.failed += 1
+                await self.board.put_back(key, taken)
+                continue
+            await self.board.seated(key, list(match.guests), url, SEATED_SECONDS)
+            made += 1
         return made
 
     async def _seat(self, key: str, match: Match) -> str:

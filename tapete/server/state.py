@@ -21,6 +21,7 @@ from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Live, Settings
 from tapete.rooms.matchmaker import Matchmaker
+from tapete.rooms.quick_board import RedisBoard
 from tapete.server.account.guests import Guests
 from tapete.server.edge.limits import Limits
 from tapete.server.ops.gcpolicy import GcPolicy
@@ -245,7 +246,14 @@ class Hall:
             assert cluster is not None, "several processes need the sockets' router"
             await self.node.start(cluster(self.node))
             log.info("node %s of a hall on redis", self.node.me)
-        self._matchmaker = Matchmaker(self._live.rooms, self.store, self.settings.quick_wait)
+        board = RedisBoard(self.node.redis) if self.node is not None else None
+        self._matchmaker = Matchmaker(
+            self._live.rooms,
+            self.store,
+            self.settings.quick_wait,
+            board=board,
+            ownership=self._live.ownership,
+        )
         self._matchmaker.start()
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)

@@ -60,11 +60,11 @@ async def test_two_who_want_the_same_table_land_at_one(
     mm: Matchmaker, live: Live, store: Store
 ) -> None:
     await mm.join(ANA, "onecard", 2)
-    assert mm.status(ANA) == {"state": "waiting", "game": "onecard", "waiting": 1,
+    assert await mm.status(ANA) == {"state": "waiting", "game": "onecard", "waiting": 1,
                               "seconds_left": WAIT}  # fmt: skip
     await mm.join(BEA, "onecard", None)
     assert await mm.match() == 1
-    ana, bea = mm.status(ANA), mm.status(BEA)
+    ana, bea = await mm.status(ANA), await mm.status(BEA)
     assert ana is not None and ana["state"] == "seated" and ana == bea
     code = ana["url"].removeprefix("/sala/")
     room = live.rooms.get(code)
@@ -73,7 +73,7 @@ async def test_two_who_want_the_same_table_land_at_one(
     assert [s["public"] for s in room.seats] == [drawn(ANA).key, drawn(BEA).key]
     record = await store.game(room.record.game_id or "")
     assert record is not None and record.rated
-    assert mm.counts()["onecard"] == 0 and mm.waiting == {}
+    assert (await mm.counts())["onecard"] == 0 and await mm.board.waiting(ANA) is None
 
 
 async def test_alone_after_the_wait_bots_fill_the_table(
@@ -82,11 +82,11 @@ async def test_alone_after_the_wait_bots_fill_the_table(
     await mm.join(ANA, "rummy", 3)
     clock.now += 5
     assert await mm.match() == 0
-    status = mm.status(ANA)
+    status = await mm.status(ANA)
     assert status is not None and status["seconds_left"] == WAIT - 5
     clock.now += WAIT - 5
     assert await mm.match() == 1
-    seated = mm.status(ANA)
+    seated = await mm.status(ANA)
     assert seated is not None and seated["state"] == "seated"
     room = live.rooms.get(seated["url"].removeprefix("/sala/"))
     assert room is not None
@@ -96,7 +96,7 @@ async def test_alone_after_the_wait_bots_fill_the_table(
     # the address is kept for a while, then forgotten
     clock.now += 121
     await mm.match()
-    assert mm.status(ANA) is None
+    assert await mm.status(ANA) is None
 
 
 async def test_the_bots_play_harder_for_a_table_above_the_median(
@@ -116,7 +116,7 @@ async def test_the_bots_play_harder_for_a_table_above_the_median(
     await mm.join(ANA, "onecard", 2)
     clock.now += WAIT
     await mm.match()
-    seated = mm.status(ANA)
+    seated = await mm.status(ANA)
     assert seated is not None
     room = live.rooms.get(seated["url"].removeprefix("/sala/"))
     assert room is not None and room.seats[1]["level"] == "dificil"
@@ -128,12 +128,12 @@ async def test_blocked_either_way_never_sit_together(
     await store.players.block(BEA, ANA, utcnow())
     await mm.join(ANA, "guerra", 2)
     await mm.join(BEA, "guerra", 2)
-    assert await mm.match() == 0 and mm.counts()["guerra"] == 2
+    assert await mm.match() == 0 and (await mm.counts())["guerra"] == 2
     await mm.join(CARLA, "guerra", 2)
     assert await mm.match() == 1
-    ana, carla = mm.status(ANA), mm.status(CARLA)
+    ana, carla = await mm.status(ANA), await mm.status(CARLA)
     assert ana is not None and ana["state"] == "seated" and ana == carla
-    bea = mm.status(BEA)
+    bea = await mm.status(BEA)
     assert bea is not None and bea["state"] == "waiting"
 
 
@@ -143,13 +143,13 @@ async def test_bad_requests_are_refused_and_change_nothing(mm: Matchmaker, store
     assert (await refused(mm, ANA, None)).code == "unknown_game"
     for players in (1, 5, "2", True, 2.0):
         assert (await refused(mm, ANA, "onecard", players)).code == "bad_players"
-    assert mm.waiting == {}
+    assert all(n == 0 for n in (await mm.counts()).values())
     await mm.join(ANA, "onecard", 3)
     again = await refused(mm, ANA, "rummy", 3)
     assert again.code == "already_waiting" and again.params == {"game": "onecard"}
-    assert mm.waiting == {ANA: "onecard"} and mm.counts()["rummy"] == 0
-    assert mm.cancel(ANA) and not mm.cancel(ANA)
-    assert mm.status(ANA) is None and mm.counts()["onecard"] == 0
+    assert (await mm.counts()) == {"guerra": 0, "onecard": 1, "rummy": 0}
+    assert await mm.cancel(ANA) and not await mm.cancel(ANA)
+    assert await mm.status(ANA) is None and (await mm.counts())["onecard"] == 0
     await store.players.ban(BEA, utcnow())
     assert (await refused(mm, BEA, "onecard")).code == "banned"
 
@@ -164,7 +164,7 @@ async def test_two_games_left_within_a_day_make_the_next_one_wait(
         games.append(record.id)
     await store.players.left(ANA, games[0], now - timedelta(hours=3))
     await mm.join(ANA, "onecard", 2)  # one leaving: no wait
-    mm.cancel(ANA)
+    await mm.cancel(ANA)
     await store.players.left(ANA, games[1], now - timedelta(minutes=1))
     waits = await refused(mm, ANA, "onecard")
     seconds = waits.params["seconds"]
@@ -189,9 +189,9 @@ async def test_while_the_table_is_being_made_they_are_still_waiting(
     clock.now += WAIT
     matching = asyncio.create_task(mm.match())
     await making.wait()
-    status = mm.status(ANA)  # the page asks now: not «idle», which would end its wait
+    status = await mm.status(ANA)  # the page asks now: not «idle», which would end its wait
     assert status is not None and status["state"] == "waiting" and status["seconds_left"] == 0
     release.set()
     assert await matching == 1
-    seated = mm.status(ANA)
+    seated = await mm.status(ANA)
     assert seated is not None and seated["state"] == "seated"

@@ -85,16 +85,16 @@ class QuickPlay:
             await self.hall.matchmaker.join(guest, body.get("game"), body.get("players"))
         except IllegalMove as exc:
             return refusal(exc.code, lang, **exc.params)
-        return JSONResponse(self.hall.matchmaker.status(guest), status_code=202)
+        return JSONResponse(await self.hall.matchmaker.status(guest), status_code=202)
 
     async def status(self, request: Request) -> Response:
         guest = guest_of(request)
         assert guest is not None
-        return JSONResponse(self.hall.matchmaker.status(guest) or {"state": "idle"})
+        return JSONResponse(await self.hall.matchmaker.status(guest) or {"state": "idle"})
 
     async def cancel(self, request: Request) -> Response:
         guest = guest_of(request)
         assert guest is not None
-        if not self.hall.matchmaker.cancel(guest):
+        if not await self.hall.matchmaker.cancel(guest):
             return refusal("not_waiting", lang_of(request))
         return Response(status_code=204)
