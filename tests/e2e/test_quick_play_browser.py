@@ -263,7 +263,7 @@ def test_a_chosen_public_name_is_the_one_strangers_see(
         assert is_public_name(drawn, "es"), drawn
         page.get_by_label("Animal").select_option(label="Lince")
         page.get_by_label("Cómo es").select_option(label="Leal")
-        page.get_by_role("button", name="Guardar el nombre").click()
+        page.get_by_role("button", name="Usar este nombre").click()
         expect(page.locator("#public-now")).to_have_text("Lince Leal")
         still(page)
         accessible(page, "the profile's public name")

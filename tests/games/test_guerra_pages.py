@@ -27,13 +27,22 @@ MESSAGE = re.compile(r'\b(?:_|ngettext)\(\s*"((?:[^"\\\n]|\\.)*)"')
 
 
 class _Radios(HTMLParser):
+    """The radio buttons of the setup form (``form.setup``; «Jugar ahora» has its own)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.radios: list[dict[str, str | None]] = []
+        self._in_setup = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "input" and dict(attrs).get("type") == "radio":
+        if tag == "form":
+            self._in_setup = "setup" in str(dict(attrs).get("class") or "").split()
+        if self._in_setup and tag == "input" and dict(attrs).get("type") == "radio":
             self.radios.append(dict(attrs))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._in_setup = False
 
 
 @pytest.fixture(scope="module")

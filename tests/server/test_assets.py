@@ -49,7 +49,9 @@ def test_a_module_imports_its_modules_by_version_and_a_table_preloads_them(
     reach, so a first visit asks for them at once rather than one import after another."""
     text = client.get(f"/static/js/table.js?v={version('js/table.js')}").text
     imports = re.findall(r'from "\./([\w.]+\.js)\?v=([0-9a-f]{10})"', text)
-    assert {name for name, _v in imports} == {"net.js", "rematch.js", "replay.js", "ui.js"}
+    assert {name for name, _v in imports} == {
+        "net.js", "rematch.js", "replay.js", "strangers.js", "ui.js",
+    }  # fmt: skip
     for name, v in imports:
         assert v == version(f"js/{name}")
     page = client.post("/onecard/nueva", data={"players": "2", "level": "facil"})
@@ -57,7 +59,7 @@ def test_a_module_imports_its_modules_by_version_and_a_table_preloads_them(
     assert preloaded[0] == "onecard.js"
     assert set(preloaded) == {
         "onecard.js", "table.js", "ui.js", "cards.js", "net.js", "rematch.js", "replay.js",
-        "touch.js",
+        "strangers.js", "touch.js",
     }  # fmt: skip
 
 

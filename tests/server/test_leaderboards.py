@@ -81,7 +81,7 @@ def test_a_provisional_player_has_no_place(client: TestClient) -> None:
 
 
 def test_refusals(client: TestClient) -> None:
-    for game in ("guerra", "peaje", "ajedrez"):
+    for game in ("guerra", "peaje", "ajedrez"):  # some games: those not rated, and none
         r = client.get(f"/api/clasificacion/{game}")
         assert r.status_code == 404 and r.json()["error"] == "not_rated"
         assert client.get(f"/clasificacion/{game}").status_code == 404
