@@ -118,3 +118,22 @@ def test_the_end_dialogs_rating_change_is_the_readers_own(client: TestClient) ->
     refused = other.get(f"/api/partidas/{record.id}/puntuacion")  # not theirs
     assert refused.status_code == 404 and refused.json()["error"] == "no_rating_change"
     assert client.get("/api/partidas/nada/puntuacion").status_code == 404
+
+
+def test_a_room_of_friends_may_be_rated_from_the_setup_page(client: TestClient) -> None:
+    r = client.post("/onecard/sala", data={"players": "2", "rated": "1"}, follow_redirects=False)
+    assert r.status_code == 303
+    code = r.headers["location"].removeprefix("/sala/")
+    room = hall(client).live.rooms.get(code)
+    assert room is not None and room.record.options["rated"] is True
+    page = client.get(f"/sala/{code}").text
+    assert "Cuenta para la clasificación" in page
+    plain = client.post("/onecard/sala", data={"players": "2"}, follow_redirects=False)
+    other = hall(client).live.rooms.get(plain.headers["location"].removeprefix("/sala/"))
+    assert other is not None and other.record.options["rated"] is False
+    # La guerra offers no such choice, and a forged one changes nothing
+    war = client.post("/guerra/sala", data={"players": "2", "rated": "1"}, follow_redirects=False)
+    room = hall(client).live.rooms.get(war.headers["location"].removeprefix("/sala/"))
+    assert room is not None and room.record.options["rated"] is False
+    assert 'name="rated"' in client.get("/onecard").text
+    assert 'name="rated"' not in client.get("/guerra").text

@@ -117,7 +117,11 @@ class Pages:
             if room is None or room.entry is not found or not room.is_host(guest_of(request)):
                 return self.not_found(request)
             return self._setup(
-                request, found, room_code=room.code, values=room.record.options["config"]
+                request,
+                found,
+                room_code=room.code,
+                values=room.record.options["config"],
+                room_rated=bool(room.record.options.get("rated")),
             )
         resume = await self.hall.active_game(guest_of(request), lang_of(request), found.key)
         return self._setup(request, found, resume=resume)
@@ -133,6 +137,7 @@ class Pages:
         ctx.setdefault("resume", None)
         ctx.setdefault("error", None)
         ctx.setdefault("room_code", None)
+        ctx.setdefault("room_rated", False)
         ctx.setdefault("quick", self.quick(lang_of(request)))
         return self.render(
             request,

@@ -185,6 +185,7 @@ class RoomPages:
             "game": game_info(room.entry, lang, options["config"]),
             "clock": options.get("clock"),
             "has_clock": "turn" in room.spec.clocks,
+            "rated": bool(options.get("rated")),
         }
 
     async def summary(self, request: Request) -> Response:
@@ -223,6 +224,8 @@ class RoomPages:
         options: dict[str, Any] = {"config": forms.read(found.game, form)}
         if clock_text:
             options["clock"] = clock
+        if found.game.quick is not None and found.game.quick.rated:
+            options["rated"] = form.get("rated") == "1"
         lang = lang_of(request)
         name = await self.hall.store_name(guest) or text("tapete", lang, HOST_NAME)
         if not self.hall.may_create(request):
@@ -242,6 +245,8 @@ class RoomPages:
             return self.pages.not_found(request)
         form = await request.form()
         options = {"config": forms.read(room.spec, form), "clock": room.record.options["clock"]}
+        if room.spec.quick is not None and room.spec.quick.rated:
+            options["rated"] = form.get("rated") == "1"
         reply = await self.hall.live.act(
             room,
             guest,
