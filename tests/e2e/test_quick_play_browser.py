@@ -281,3 +281,49 @@ def test_a_chosen_public_name_is_the_one_strangers_see(
         expect(page.locator("#public-now")).to_have_text(drawn)
     finally:
         made.close()
+
+
+@pytest.mark.console_errors(r"status of 429 .* @ .*/api/jugar$")  # the refusal, on purpose
+def test_one_who_left_two_games_is_told_how_long_to_wait_in_plain_words(
+    browser: Any, quick_url: str, quick_work: Path, screenshots: Path
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import create_engine, insert
+
+    from tapete.store.models import GameRow, LeavingRow
+
+    made = context(browser, PHONE)
+    try:
+        page = made.new_page()
+        page.goto(f"{quick_url}/onecard")
+        me = page.request.get(f"{quick_url}/api/cuenta/datos").json()["account"]["id"]
+        engine = create_engine(f"sqlite:///{quick_work / 'tapete.db'}")
+        now = datetime.now(UTC)
+        try:
+            with engine.begin() as conn:
+                for i, ago in enumerate((40, 1)):  # two rated games left in the last hour
+                    conn.execute(
+                        insert(GameRow).values(
+                            id=f"left{i}{me[:6]}", kind="onecard", config={}, seed=1, seats=[],
+                            owner=me, status="finished", version=1, rated=True, updated_at=now,
+                        )
+                    )  # fmt: skip
+                    conn.execute(
+                        insert(LeavingRow).values(
+                            game_id=f"left{i}{me[:6]}", guest=me, at=now - timedelta(minutes=ago)
+                        )
+                    )
+        finally:
+            engine.dispose()
+        press(page, "2")
+        error = page.locator("#quick-error")
+        expect(error).to_be_visible()
+        expect(error).to_contain_text("Dejaste partidas a medias")
+        expect(error).to_contain_text("dentro de 4\u00a0min")
+        expect(page.locator("#quick-form")).to_be_visible()  # nothing changed: no wait began
+        still(page)
+        accessible(page, "the leaving penalty")
+        page.locator("#quick").screenshot(path=str(screenshots / "quick-penalty-390.png"))
+    finally:
+        made.close()

@@ -138,7 +138,7 @@ def test_the_leaving_penalty_says_how_long_in_each_language(client: TestClient) 
     r = client.post("/api/jugar", json={"game": "onecard", "players": 2})
     assert r.status_code == 429 and r.json()["error"] == "penalty"
     assert 230 <= r.json()["seconds"] <= 241
-    assert "dentro de 4 min" in r.json()["message"]
+    assert "dentro de 4\u00a0min" in r.json()["message"]
     client.get("/", params={"lang": "en"})  # the same player, in English
     r = client.post("/api/jugar", json={"game": "onecard", "players": 2})
-    assert r.status_code == 429 and "again in 4 min" in r.json()["message"]
+    assert r.status_code == 429 and "again in 4\u00a0min" in r.json()["message"]

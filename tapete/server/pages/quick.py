@@ -40,18 +40,19 @@ STATUS = {
 
 
 def wait_words(seconds: int) -> str:
-    """A wait in words a player reads at a glance: «4 min», «1 h 20 min», «30 s».
+    """A wait in words a player reads at a glance: «4 min», «1 h 20 min», «30 s» (a number
+    and its unit never split across lines).
 
-    >>> wait_words(30), wait_words(240), wait_words(4801), wait_words(86400)
-    ('30 s', '4 min', '1 h 21 min', '24 h')
+    >>> [w.replace("\u00a0", "_") for w in map(wait_words, (30, 240, 4801, 86400))]
+    ['30_s', '4_min', '1_h 21_min', '24_h']
     """
     if seconds < 60:
-        return f"{seconds} s"
+        return f"{seconds}\u00a0s"
     minutes = -(-seconds // 60)
     hours, minutes = divmod(minutes, 60)
     if not hours:
-        return f"{minutes} min"
-    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        return f"{minutes}\u00a0min"
+    return f"{hours}\u00a0h {minutes}\u00a0min" if minutes else f"{hours}\u00a0h"
 
 
 def refusal(code: str, lang: str, **params: Any) -> JSONResponse:
