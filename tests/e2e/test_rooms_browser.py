@@ -153,6 +153,7 @@ def test_two_friends_play_one_card_to_the_end(
     host: Page, phone: Page, server_url: str, screenshots: Path
 ) -> None:
     host.goto(f"{server_url}/onecard")
+    host.get_by_label("Sala con puntuación").check()  # (the end says each one's rating)
     host.get_by_role("button", name="Jugar con amigos").click()
     expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
     code = host.url.rsplit("/", 1)[1]
@@ -180,6 +181,15 @@ def test_two_friends_play_one_card_to_the_end(
     expect(host.locator("#end")).to_be_visible()
     expect(phone.locator("#end")).to_be_visible()
     expect(host.get_by_role("button", name="Revancha")).to_be_visible()
+    # a rated room: each one's new rating, provisional («?»), up for the winner, down for the
+    # other (written with the last move: there as soon as the end is)
+    lines = []
+    for page in (host, phone):
+        rating = page.locator("#end-rating")
+        expect(rating).to_be_visible()
+        expect(rating).to_have_text(re.compile(r"^Tu puntuación: \d+\? \([+−]\d+\)$"))
+        lines.append(rating.text_content() or "")
+    assert sorted("+" in line for line in lines) == [False, True], lines
     shot(host, screenshots / "room-onecard-end.png")
 
 
