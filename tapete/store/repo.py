@@ -16,7 +16,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import create_engine, delete, event, make_url, or_, select, text, update
+from sqlalchemy import create_engine, delete, event, func, make_url, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -361,6 +361,17 @@ class Store:
                 q = q.where(or_(GameRow.room_id.is_not(None), GameRow.updated_at >= live_since))
             rows = await s.scalars(q)
             return [GameRecord.of(r) for r in rows]
+
+    async def playing(self, since: datetime) -> dict[str, int]:
+        """By game, the games being played now: not over, and moved (or made) since
+        ``since`` (the hall's «Mesas abiertas»: every process's, from the shared store)."""
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(GameRow.kind, func.count())
+                .where(GameRow.status == "active", GameRow.updated_at >= since)
+                .group_by(GameRow.kind)
+            )
+            return {str(kind): int(n) for kind, n in rows}
 
     async def games_of(
         self, guest_id: str, kind: str | None = None, active: bool = True

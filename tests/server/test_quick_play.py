@@ -142,3 +142,23 @@ def test_the_leaving_penalty_says_how_long_in_each_language(client: TestClient) 
     client.get("/", params={"lang": "en"})  # the same player, in English
     r = client.post("/api/jugar", json={"game": "onecard", "players": 2})
     assert r.status_code == 429 and "again in 4\u00a0min" in r.json()["message"]
+
+
+def test_the_hall_says_how_many_play_and_wait_for_each_game(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from tapete.server.pages import games
+
+    monkeypatch.setattr(games, "OPEN_TABLES_SECONDS", 0.0)  # (read afresh each time here)
+    for _ in range(2):
+        assert client.post("/api/guerra/nueva", json={"config": {}}).status_code == 201
+    other = browser(client)
+    assert other.post("/api/jugar", json={"game": "onecard", "players": 4}).status_code == 202
+    text = client.get("/").text
+    found = re.findall(r'value="(\w+)"[^>]*><span>[^<]*<small class="open-tables">([^<]*)<', text)
+    counts = dict(found)
+    assert counts["guerra"] == "2 partidas ahora"
+    assert counts["onecard"] == "0 partidas ahora · 1 esperando"
+    assert counts["rummy"] == "0 partidas ahora"

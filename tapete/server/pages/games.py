@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from datetime import timedelta
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -20,7 +22,13 @@ from tapete.server.account.strangers import REASON_WORDS, STRANGER_STRINGS
 from tapete.server.pages import forms
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
+from tapete.store import utcnow
 from tapete.store.players import REASONS
+
+PLAYING_SECONDS: Final = 300
+"""A game moved within this long is being played now (the hall's «Mesas abiertas»)."""
+OPEN_TABLES_SECONDS: Final = 10.0
+"""The hall reads «Mesas abiertas» at most this often."""
 
 QUICK_STRINGS: Final = {
     "searching": N_("Buscando jugadores… {seconds} s como mucho"),
@@ -72,6 +80,8 @@ class Pages:
     def __init__(self, hall: Hall, renderer: Renderer) -> None:
         self.hall = hall
         self.renderer = renderer
+        self._open: tuple[float, dict[str, dict[str, int]]] | None = None
+        """The last «Mesas abiertas» read, and when (monotonic)."""
 
     def render(
         self, request: Request, name: str, domain: str = SHARED, status: int = 200, **ctx: Any
@@ -91,10 +101,34 @@ class Pages:
             "strings": {k: text(SHARED, lang, v) for k, v in QUICK_STRINGS.items()},
         }
 
+    async def open_tables(self) -> dict[str, dict[str, int]]:
+        """The hall's «Mesas abiertas», by game: games played now (moved in the last
+        :data:`PLAYING_SECONDS`) and people waiting for «Jugar ahora»; asked of the store and
+        the queues at most every :data:`OPEN_TABLES_SECONDS`."""
+        now = time.monotonic()
+        if self._open is not None and now - self._open[0] < OPEN_TABLES_SECONDS:
+            return self._open[1]
+        assert self.hall.store is not None
+        since = utcnow() - timedelta(seconds=PLAYING_SECONDS)
+        playing = await self.hall.store.playing(since)
+        waiting = await self.hall.matchmaker.counts()
+        found = {
+            key: {"playing": playing.get(key, 0), "waiting": waiting.get(key, 0)}
+            for key in REGISTRY
+        }
+        self._open = (now, found)
+        return found
+
     async def home(self, request: Request) -> Response:
         lang = lang_of(request)
         resume = await self.hall.active_game(guest_of(request), lang)
-        return self.render(request, "hall.html", resume=resume, quick=self.quick(lang))
+        return self.render(
+            request,
+            "hall.html",
+            resume=resume,
+            quick=self.quick(lang),
+            open_tables=await self.open_tables(),
+        )
 
     async def rules_index(self, request: Request) -> Response:
         return self.render(request, "rules/index.html")
