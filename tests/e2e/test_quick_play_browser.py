@@ -48,10 +48,10 @@ def context(browser: Any, size: dict[str, int], locale: str = "es-ES") -> Any:
 
 
 def press(page: Page, players: str, game: str | None = None) -> None:
-    """Choose (the game, on the hall) and the players, and press «Jugar ahora»."""
+    """Choose (the game by its key, on the hall) and the players, and press «Jugar ahora»."""
     form = page.locator("#quick-form")
-    if game is not None:
-        form.get_by_label(game, exact=True).check()
+    if game is not None:  # (its label says how many play it now: chosen by its key)
+        form.locator(f'input[name="quick_game"][value="{game}"]').check()
     form.get_by_label(players, exact=True).check()
     form.get_by_role("button").click()
 
@@ -117,7 +117,8 @@ def test_alone_in_english_the_wait_runs_out_and_bots_sit_down(
         page.goto(f"{quick_url}/?lang=en")
         expect(page.locator("#quick h2")).to_have_text("Play now")
         shot(page, screenshots / "quick-hall-390-en.png")
-        press(page, "2", game="War")
+        expect(page.locator("#quick-form")).to_contain_text("War")
+        press(page, "2", game="guerra")
         expect(page.locator("#quick-count")).to_have_text(
             "Only you are waiting for this game right now."
         )
