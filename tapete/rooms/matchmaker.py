@@ -43,6 +43,8 @@ PENALTY_FROM: Final = 2
 wait :data:`PENALTY_FIRST`, doubling with each further one, at most :data:`PENALTY_CAP`."""
 SEATED_SECONDS: Final = 120.0
 """How long the table's address is kept for those seated at it."""
+BACKOFF_SECONDS: Final = 2.0
+"""While matching fails, how often it is tried again."""
 STRANDED_SECONDS: Final = 10.0
 """People taken out of a queue for a table that was not made in this long (its process
 died meanwhile) are put back in it."""
@@ -203,12 +205,22 @@ class Matchmaker:
     # the queues' work
 
     async def _run(self) -> None:
+        """Look at the queues every ``tick``; while that fails (Redis away, the database
+        away) say so once, look again every :data:`BACKOFF_SECONDS`, and say when it works
+        again — never die, never fill the log."""
+        failing = False
         while True:
-            await asyncio.sleep(self.tick)
+            await asyncio.sleep(BACKOFF_SECONDS if failing else self.tick)
             try:
                 await self.match()
-            except Exception:  # never let the matchmaker die (Redis away: the next tick)
-                log.exception("matchmaking failed")
+            except Exception as exc:
+                if not failing:
+                    log.warning("matchmaking failed (%s): trying again", exc, exc_info=True)
+                failing = True
+                continue
+            if failing:
+                log.info("matchmaking works again")
+            failing = False
 
     async def match(self) -> int:
         """Seat every table the queues this process holds can make now; how many."""

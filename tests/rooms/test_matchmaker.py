@@ -195,3 +195,41 @@ async def test_while_the_table_is_being_made_they_are_still_waiting(
     assert await matching == 1
     seated = await mm.status(ANA)
     assert seated is not None and seated["state"] == "seated"
+
+
+async def test_while_the_queues_cannot_be_read_it_says_so_once_and_goes_on(
+    live: Live, store: Store, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import logging
+
+    from tapete.rooms import matchmaker as module
+
+    caplog.set_level(logging.INFO, logger="tapete.rooms.matchmaker")
+    monkeypatch.setattr(module, "BACKOFF_SECONDS", 0.02)
+    mm = Matchmaker(live.rooms, store, wait=WAIT, tick=0.01)
+    broken = True
+    real = mm.board.tickets
+    looked: list[bool] = []
+
+    async def tickets(game: str) -> list[object]:
+        looked.append(broken)
+        if broken:
+            raise ConnectionError("redis away")
+        return await real(game)  # type: ignore[return-value]
+
+    monkeypatch.setattr(mm.board, "tickets", tickets)
+    mm.start()
+    try:
+        while len(looked) < 5:
+            await asyncio.sleep(0.01)
+        broken = False
+        for _ in range(500):  # (at most 5 s: the assertion below says what did not happen)
+            if any("works again" in r.getMessage() for r in caplog.records):
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await mm.close()
+    failed = [r for r in caplog.records if "matchmaking failed" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].levelname == "WARNING"
+    assert any("matchmaking works again" in r.getMessage() for r in caplog.records)
