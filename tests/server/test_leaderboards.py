@@ -4,7 +4,6 @@ established players only, public names in the reader's language, your own place.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy import insert
 from starlette.testclient import TestClient
@@ -13,16 +12,8 @@ from tapete.public_names import drawn
 from tapete.server.pages.leaderboard import week_start
 from tapete.store import utcnow
 from tapete.store.models import RatingChangeRow, RatingRow
-
-
-def hall(client: TestClient) -> Any:
-    return client.app.state.hall  # type: ignore[attr-defined]
-
-
-def me(client: TestClient) -> str:
-    found = hall(client).guests.read(client.cookies.get("tapete_guest"))
-    assert isinstance(found, str)
-    return found
+from tests.server.browsers import guest as me
+from tests.server.browsers import hall
 
 
 def rate(client: TestClient, players: dict[str, tuple[float, float]], days_ago: float) -> None:

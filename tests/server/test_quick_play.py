@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from tapete.rooms import Settings
 from tapete.server.app import create_app
 from tapete.store import utcnow
+from tests.server.browsers import browser, guest, hall
 
 WAIT = 1.0
 
@@ -23,25 +24,6 @@ def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, Settings(bot_pace=0, quick_wait=WAIT))) as c:
         c.get("/")
         yield c
-
-
-def browser(client: TestClient, lang: str = "es") -> TestClient:
-    """Another browser on the same running hall (its own guest)."""
-    other = TestClient(client.app)
-    other.portal = client.portal
-    other.get("/", params={"lang": lang})
-    return other
-
-
-def hall(client: TestClient) -> Any:
-    return client.app.state.hall  # type: ignore[attr-defined]
-
-
-def guest(client: TestClient) -> str:
-    """The guest this browser is (its signed cookie, read as the hall reads it)."""
-    found = hall(client).guests.read(client.cookies.get("tapete_guest"))
-    assert isinstance(found, str)
-    return found
 
 
 def seated(client: TestClient, timeout: float = 5.0) -> dict[str, Any]:

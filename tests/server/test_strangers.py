@@ -11,23 +11,9 @@ from starlette.testclient import TestClient
 
 from tapete.cli import main
 from tapete.public_names import PublicName, drawn
-
-
-def hall(client: TestClient) -> Any:
-    return client.app.state.hall  # type: ignore[attr-defined]
-
-
-def me(client: TestClient) -> str:
-    found = hall(client).guests.read(client.cookies.get("tapete_guest"))
-    assert isinstance(found, str)
-    return found
-
-
-def other_browser(client: TestClient) -> TestClient:
-    other = TestClient(client.app)
-    other.portal = client.portal
-    other.get("/")
-    return other
+from tests.server.browsers import browser as other_browser
+from tests.server.browsers import guest as me
+from tests.server.browsers import hall
 
 
 def shared_game(client: TestClient, other: TestClient) -> str:
