@@ -128,20 +128,24 @@ def guerra_drawn(page: Page, n: int) -> None:
 def onecard_move(page: Page) -> bool:
     """On the host's turn only (never a call nor a catch, which race the catch window). The
     table may move on between reading the turn and the click (seen once: the «Robar» the
-    click aimed at stayed disabled, no card fitting; what moved it was not recorded): then no
-    move, and :func:`play` waits for the table as on a bot's turn."""
+    click aimed at stayed disabled, no card fitting; what moved it was not recorded): the
+    locator then matches nothing (a card is «playable», «Robar» enabled, only on our turn)
+    and the click waits; if the turn does not come back, no move, and :func:`play` waits for
+    the table as on a bot's turn. The wait is long: under a loaded machine (the whole suite
+    on two cores) a click once took more than the 2 s it had, on our turn with cards to
+    play — a slow page, not a table that moved on."""
     if not page.evaluate("() => window.__tapete.view.turn === window.__tapete.mySeat"):
         return False
     try:
-        play_or_draw(page, timeout=2_000)
-    except PlaywrightTimeoutError:
+        play_or_draw(page, timeout=15_000)
+    except PlaywrightTimeoutError as e:
         if page.locator(FITS_OR_DRAW).count():  # something to click is there: say what
             state = page.evaluate(
                 """() => ({dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.id),
                    turn: window.__tapete.view.turn, waiting: window.__tapete.waiting,
                    legal: window.__tapete.view.legal})"""
             )
-            raise AssertionError(f"the host could not click on their turn: {state}") from None
+            raise AssertionError(f"the host could not click on their turn: {state}\n{e}") from None
         return False
     return True
 
