@@ -361,6 +361,12 @@ class Quick(Generic[C]):
     places: Callable[[JSON], list[int]] | None = None
     """Each seat's place from the outcome (1 first; equal places tie); None: the game is
     matched but never rated (La guerra has no decisions, El Peaje is a party game)."""
+    alone: C | None = None
+    """A game without bots: the options one plays who waited alone the whole wait — a
+    practice game of their own, at once (El Peaje: its route in solitario)."""
+    clock: float | None = None
+    """The turn clock (seconds) strangers play with, where it is not the game's online
+    default (El Peaje's rooms have none: strangers get 30 s, so that no one stalls a table)."""
 
     @property
     def rated(self) -> bool:

@@ -95,7 +95,9 @@ class Queue:
         """The tables to make now, their people taken out of the queue: every full table
         that can be made, oldest first, and for everyone whose wait ran out, a table of
         whom there is — as large as asked, the empty seats bots; «me da igual»: as large
-        as the people there (one alone: the smallest table, against bots)."""
+        as the people there (one alone: the smallest table, against bots). A game without
+        bots seats whom there is once the wait runs out, whatever size each asked for; one
+        alone, alone (:class:`Match` with no bots and one guest)."""
         low, high = self.seats
         made: list[Match] = []
         for oldest in sorted(self.tickets.values(), key=lambda t: t.since):
@@ -105,12 +107,18 @@ class Queue:
             if len(group) == (size or high):
                 made.append(self._seat(group, size or high))
             elif now - oldest.since >= self.wait:
+                if not self.bots:  # nobody to fill the seats: whoever waits, any size
+                    group, size = self._group(oldest, now, any_size=True)
                 made.append(self._seat(group, size or max(low, len(group))))
         return made
 
-    def _group(self, oldest: Ticket, now: float) -> tuple[list[Ticket], int | None]:
+    def _group(
+        self, oldest: Ticket, now: float, any_size: bool = False
+    ) -> tuple[list[Ticket], int | None]:
         """The people who may sit with ``oldest`` now, in the order they came, and the
-        table size one of them asked for (None: all of them «me da igual»)."""
+        table size one of them asked for (None: all of them «me da igual»). ``any_size``:
+        the others' sizes do not matter (a game without bots, once ``oldest``'s wait ran
+        out: a smaller table than one asked for beats none), at most ``oldest``'s own."""
         high = self.seats[1]
         group = [oldest]
         size = oldest.players
@@ -119,7 +127,7 @@ class Queue:
                 continue
             if len(group) == (size or high):
                 break
-            wants = other.players
+            wants = None if any_size else other.players
             if wants is not None and (size not in (None, wants) or len(group) >= wants):
                 continue
             if not all(member.accepts(other, now) for member in group):

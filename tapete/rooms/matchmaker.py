@@ -29,8 +29,10 @@ from tapete.ratings import Rating, shown
 from tapete.registry import REGISTRY
 from tapete.rooms.matching import Match, Queue, Ticket, bot_level
 from tapete.rooms.ownership import Ownership
+from tapete.rooms.private_room import seat_range
 from tapete.rooms.private_rooms import PrivateRooms
 from tapete.rooms.quick_board import Board, MemoryBoard
+from tapete.rooms.tables import Tables
 from tapete.store import Store, utcnow
 
 log = logging.getLogger(__name__)
@@ -86,12 +88,15 @@ def penalty_left(leavings: Sequence[datetime], now: datetime) -> timedelta:
 
 
 def quick_games() -> list[str]:
-    """The games strangers can be matched for (a ``quick`` descriptor, private rooms, bots
-    to fill the seats)."""
+    """The games strangers can be matched for (a ``quick`` descriptor, private rooms, and
+    bots to fill the seats or, without them, a game of one's own for one who waited alone:
+    ``Quick.alone``)."""
     return [
         key
         for key, found in REGISTRY.items()
-        if found.game.quick is not None and found.game.online is not None and found.bots
+        if (quick := found.game.quick) is not None
+        and found.game.online is not None
+        and (found.bots is not None or quick.alone is not None)
     ]
 
 
@@ -112,8 +117,11 @@ class Matchmaker:
         board: Board | None = None,
         ownership: Ownership | None = None,
         stranded_seconds: float = STRANDED_SECONDS,
+        tables: Tables | None = None,
     ) -> None:
         self.rooms = rooms
+        self.tables = tables
+        """Where one who waited alone for a game without bots gets a game of their own."""
         self.store = store
         self.wait = wait
         """Seconds anyone waits at most: then bots take the empty seats."""
@@ -125,9 +133,9 @@ class Matchmaker:
         self.stranded_seconds = stranded_seconds
         self.seats: dict[str, tuple[int, int]] = {}
         for key in quick_games():
-            online = REGISTRY[key].game.online
-            assert online is not None
-            self.seats[key] = online.seats
+            quick = REGISTRY[key].game.quick
+            assert quick is not None
+            self.seats[key] = seat_range(key, quick.config)
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self.failed = 0
@@ -179,7 +187,7 @@ class Matchmaker:
 
     async def status(self, guest: str) -> dict[str, Any] | None:
         """``{"state": "waiting", "game", "waiting", "seconds_left"}``, ``{"state":
-        "seated", "url"}``, or None (neither). While their table is being made they are
+        "seated", "url", "alone"}``, or None (neither). While their table is being made they are
         still waiting, with no time left."""
         found = await self.board.waiting(guest)
         if found is not None:
@@ -192,7 +200,11 @@ class Matchmaker:
                 "seconds_left": round(max(0.0, left), 1),
             }
         url = await self.board.seat_of(guest)
-        return {"state": "seated", "url": url} if url is not None else None
+        if url is None:
+            return None
+        # (a room is a table of people, /sala/…; a game of one's own, /partida/…, is one who
+        # waited alone for a game without bots: :meth:`_alone`)
+        return {"state": "seated", "url": url, "alone": not url.startswith("/sala/")}
 
     async def cancel(self, guest: str) -> bool:
         """Leave the queue; False if ``guest`` was not in one (or is being seated)."""
@@ -238,7 +250,7 @@ class Matchmaker:
         if stranded:  # (a process died while making their table)
             log.warning("matchmaking: %d stranded in %s put back", len(stranded), key)
             await self.board.put_back(key, stranded)
-        queue = Queue(seats=seats, wait=self.wait, bots=True)
+        queue = Queue(seats=seats, wait=self.wait, bots=REGISTRY[key].bots is not None)
         for ticket in await self.board.tickets(key):
             queue.add(ticket)
         made = 0
@@ -259,19 +271,30 @@ class Matchmaker:
 
     async def _seat(self, key: str, match: Match) -> str:
         """A table for ``match``: its people with their public names, in the order they
-        came, then the bots at the level the table's rating calls for; its address."""
+        came, then the bots at the level the table's rating calls for; its address. One
+        alone in a game without bots: a game of their own (``Quick.alone``)."""
         found = REGISTRY[key]
         bots = found.bots
-        assert bots is not None
+        if bots is None and len(match.guests) == 1:
+            return await self._alone(key, match.guests[0])
         chosen = await self.store.players.public_names(list(match.guests))
         seats: list[dict[str, Any]] = [
             {"kind": "human", "guest": g, "public": public_name(g, chosen.get(g)).key}
             for g in match.guests
         ]
         if match.bots:
+            assert bots is not None
             median = float(shown(Rating(await self.store.players.median_mu(key))))
             levels = tuple(level.key for level in bots.levels)
             level = bot_level(levels, bots.default, match.rating, median)
             seats += [{"kind": "bot", "level": level} for _ in range(match.bots)]
         room = await self.rooms.create_quick(key, seats)
         return f"/sala/{room.code}"
+
+    async def _alone(self, key: str, guest: str) -> str:
+        spec = REGISTRY[key].game
+        assert spec.quick is not None and spec.quick.alone is not None
+        if self.tables is None:
+            raise RuntimeError("no tables to give one alone a game")
+        table = await self.tables.create(key, spec.config_json(spec.quick.alone), guest)
+        return f"/partida/{table.id}"

@@ -94,7 +94,8 @@ class PrivateRooms:
         assert quick is not None and online is not None
         options = check_options(
             kind,
-            {"config": spec.config_json(quick.config), "seats": len(seats), "rated": quick.rated},
+            {"config": spec.config_json(quick.config), "seats": len(seats), "rated": quick.rated}
+            | ({"clock": quick.clock} if quick.clock is not None else {}),
         )
         host = next(s["guest"] for s in seats if s.get("kind") == "human")
         record = await self.store.create_room(kind, options, host, seats, quick=True)

@@ -253,6 +253,7 @@ class Hall:
             self.settings.quick_wait,
             board=board,
             ownership=self._live.ownership,
+            tables=self._live.tables,
         )
         self._matchmaker.start()
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")

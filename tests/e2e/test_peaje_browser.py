@@ -85,12 +85,12 @@ def route_cards(page: Page) -> list[str]:
     ]
 
 
-def pay_toll(page: Page, title: str) -> None:
+def pay_toll(page: Page, title: str, ok_text: str = "Sí, peaje cumplido") -> None:
     toll = page.locator("#toll")
     expect(toll).to_be_visible()
     expect(page.locator("#toll-title")).to_have_text(title)
     ok = page.locator("#toll-ok")
-    expect(ok).to_have_text("Sí, peaje cumplido")
+    expect(ok).to_have_text(ok_text)
     inside_viewport(page, "#toll-ok")
     ok.tap()
     expect(toll).to_be_hidden()
@@ -242,6 +242,19 @@ def test_miss_across_a_toll(phone: Page, server_url: str, screenshots: Path) -> 
     expect(page.locator("#route .stop.here")).to_contain_text("2. Redonda o picuda")
     expect(page.locator("#counters")).to_contain_text("Fallos: 1 · peajes: 2")
     no_horizontal_scroll(page)
+
+
+def test_a_toll_nobody_pays_is_only_counted(phone: Page, server_url: str) -> None:
+    """The toll of strangers («Jugar ahora»: they agree on none, RULES.md «Quick play»)."""
+    page = phone
+    from_position(
+        page, server_url, {**MEDIA_MISS, "config": {**MEDIA_MISS["config"], "toll": "nada"}}
+    )
+    answer(page, "Mayor")
+    answer(page, "Redonda")
+    expect(page.locator("#toll-what")).to_have_text("Este peaje no se paga: solo se cuenta.")
+    pay_toll(page, "¡Peaje!", "Seguir")
+    expect(page.locator("#counters")).to_contain_text("peajes: 1")
 
 
 # the group variants ------------------------------------------------------------------------

@@ -132,6 +132,57 @@ def test_alone_in_english_the_wait_runs_out_and_bots_sit_down(
         made.close()
 
 
+def test_el_peaje_two_strangers_share_a_table_and_one_alone_plays_alone(
+    browser: Any, quick_url: str, screenshots: Path
+) -> None:
+    """El Peaje has no bots: two strangers play turnos rápidos, a phone each, with a toll
+    nobody pays; one who waited alone the whole wait plays the route alone."""
+    made = [context(browser, PHONE), context(browser, DESKTOP, "en-GB")]
+    try:
+        ana, bea = (c.new_page() for c in made)
+        ana.goto(f"{quick_url}/peaje")
+        bea.goto(f"{quick_url}/peaje?lang=en")
+        expect(ana.locator("#quick-hint-alone")).to_contain_text("juegas la ruta tú solo")
+        expect(ana.locator("#quick-hint-bots")).to_be_hidden()
+        expect(bea.locator("#quick-hint-alone")).to_contain_text("you play the route on your own")
+        shot(ana, screenshots / "quick-peaje-page-390.png")
+        press(ana, "2")
+        press(bea, "2")
+        for page in (ana, bea):
+            expect(page).to_have_url(TABLE)
+        assert ana.url == bea.url
+        for page in (ana, bea):
+            still(page)
+            view = page.evaluate("() => window.__tapete.view")
+            config = view["config"]
+            assert (config["variant"], config["toll"], config["phones"]) == ("rapidos", "nada", 2)
+            seats = page.evaluate("() => window.__tapete.seats")
+            assert [s["kind"] for s in seats] == ["human", "human"]
+        shot(bea, screenshots / "quick-peaje-table-1280-en.png")
+    finally:
+        for c in made:
+            c.close()
+
+    alone = context(browser, PHONE)
+    try:
+        page = alone.new_page()
+        page.goto(f"{quick_url}/")
+        form = page.locator("#quick-form")
+        form.locator('input[name="quick_game"][value="peaje"]').check()
+        expect(page.locator("#quick-hint-alone")).to_be_visible()
+        expect(page.locator("#quick-hint-bots")).to_be_hidden()
+        press(page, "Me da igual")
+        expect(page.locator("#quick-left")).to_have_text(
+            "Nadie más buscaba partida: juegas tú solo. Entrando…", timeout=(WAIT + 10) * 1000
+        )
+        expect(page).to_have_url(re.compile(r"/partida/[^/?#]+$"))
+        still(page)
+        assert page.evaluate("() => window.__tapete.view.config.variant") == "solitario"
+        shot(page, screenshots / "quick-peaje-alone-390.png")
+    finally:
+        alone.close()
+
+
 def test_a_reload_keeps_waiting_and_cancelling_brings_the_form_back(
     browser: Any, quick_url: str
 ) -> None:

@@ -135,6 +135,27 @@ def test_a_game_without_bots_seats_whom_there_is_and_one_alone_alone() -> None:
     assert q.match(30.0 + WAIT) == [Match(("carla",), 0, 1500.0)]
 
 
+def test_without_bots_sizes_give_way_once_the_wait_runs_out() -> None:
+    q = queue(bots=False)
+    q.add(t("ana", players=4, since=0.0))
+    q.add(t("bea", players=2, since=1.0))
+    q.add(t("carla", players=3, since=2.0))
+    assert q.match(WAIT - 0.5) == []  # (three sizes: no table yet)
+    assert q.match(WAIT) == [Match(("ana", "bea", "carla"), 0, 1500.0)]
+    q.add(t("dani", players=2, since=30.0))
+    q.add(t("eva", players=3, since=31.0))
+    q.add(t("fede", players=4, since=32.0))
+    assert q.match(30.0 + WAIT) == [Match(("dani", "eva"), 0, 1500.0)]  # (dani asked for 2)
+    assert list(q.tickets) == ["fede"]
+
+
+def test_with_bots_sizes_never_give_way() -> None:
+    q = queue()
+    q.add(t("ana", players=4, since=0.0))
+    q.add(t("bea", players=2, since=1.0))
+    assert q.match(WAIT) == [Match(("ana",), 3, 1500.0)]
+
+
 def test_the_bots_level_follows_the_table_against_the_median() -> None:
     levels = ("principiante", "normal", "experto")
     assert bot_level(levels, "normal", 1700.0, 1600.0) == "experto"

@@ -41,7 +41,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 async def mm(live: Live, store: Store, clock: Clock) -> AsyncIterator[Matchmaker]:
-    matchmaker = Matchmaker(live.rooms, store, wait=WAIT, clock=clock)
+    matchmaker = Matchmaker(live.rooms, store, wait=WAIT, clock=clock, tables=live.tables)
     yield matchmaker
     await matchmaker.close()
 
@@ -53,7 +53,49 @@ async def refused(mm: Matchmaker, guest: str, game: object, players: object = 2)
 
 
 def test_the_games_strangers_play() -> None:
-    assert quick_games() == ["guerra", "onecard", "rummy"]  # some games: El Peaje to come
+    assert sorted(quick_games()) == ["guerra", "onecard", "peaje", "rummy"]
+
+
+async def test_el_peaje_seats_strangers_at_turnos_rapidos_a_phone_each(
+    mm: Matchmaker, live: Live, store: Store, clock: Clock
+) -> None:
+    await mm.join(ANA, "peaje", 3)
+    await mm.join(BEA, "peaje", 2)  # (another size: together only once the wait runs out)
+    assert await mm.match() == 0
+    assert (await refused(mm, CARLA, "peaje", 5)).params == {"low": 2, "high": 4}
+    clock.now += WAIT
+    assert await mm.match() == 1
+    ana, bea = await mm.status(ANA), await mm.status(BEA)
+    assert ana is not None and ana == bea and ana["url"].startswith("/sala/") and not ana["alone"]
+    room = live.rooms.get(ana["url"].removeprefix("/sala/"))
+    assert room is not None and room.record.quick and room.record.status == "playing"
+    assert [(s["kind"], s["guest"]) for s in room.seats] == [("human", ANA), ("human", BEA)]
+    options = room.record.options
+    assert not options["rated"] and options["clock"] == 30.0
+    config = options["config"]
+    assert (config["variant"], config["difficulty"], config["toll"], config["phones"]) == (
+        "rapidos", "media", "nada", 2,
+    )  # fmt: skip
+    record = await store.game(room.record.game_id or "")
+    assert record is not None and not record.rated
+
+
+async def test_el_peaje_alone_after_the_wait_plays_its_route_alone(
+    mm: Matchmaker, live: Live, store: Store, clock: Clock
+) -> None:
+    await mm.join(ANA, "peaje", None)
+    clock.now += WAIT - 0.5
+    assert await mm.match() == 0
+    clock.now += 0.5
+    assert await mm.match() == 1
+    seated = await mm.status(ANA)
+    assert seated is not None and seated["state"] == "seated"
+    assert seated["url"].startswith("/partida/") and seated["alone"]
+    record = await store.game(seated["url"].removeprefix("/partida/"))
+    assert record is not None and record.kind == "peaje" and not record.rated
+    assert record.config["variant"] == "solitario" and record.config["toll"] == "nada"
+    assert [s["guest"] for s in record.seats] == [ANA]
+    assert await mm.board.waiting(ANA) is None
 
 
 async def test_two_who_want_the_same_table_land_at_one(
@@ -139,7 +181,6 @@ async def test_blocked_either_way_never_sit_together(
 
 async def test_bad_requests_are_refused_and_change_nothing(mm: Matchmaker, store: Store) -> None:
     assert (await refused(mm, ANA, "ajedrez")).code == "unknown_game"
-    assert (await refused(mm, ANA, "peaje")).code == "unknown_game"
     assert (await refused(mm, ANA, None)).code == "unknown_game"
     for players in (1, 5, "2", True, 2.0):
         assert (await refused(mm, ANA, "onecard", players)).code == "bad_players"

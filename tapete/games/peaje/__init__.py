@@ -16,6 +16,7 @@ from tapete.games.peaje.game import (
     COOP_MISSES,
     MOVES,
     NAME_LENGTH,
+    NO_TOLL,
     PER_PHONE,
     POSITION,
     QUESTIONS,
@@ -79,12 +80,13 @@ from tapete.games.peaje.game import (
     with_seats,
 )
 from tapete.games.peaje.names import OPTION_TITLES, STEPS, name_param
-from tapete.games.protocol import JSON, Clock, GameSpec, Guide, Hall, Online
+from tapete.games.protocol import JSON, Clock, GameSpec, Guide, Hall, Online, Quick
 from tapete.i18n import N_
 
 __all__ = [
     "CLOCK_MOVES", "CONFIG", "CONFIRM_MISS", "CONFIRM_TOLL", "COOP_MISSES", "MOVES",
-    "NAME_LENGTH", "OPTION_TITLES", "PER_PHONE", "POSITION", "QUESTIONS", "RETIRE", "REVEAL",
+    "NAME_LENGTH", "NO_TOLL", "OPTION_TITLES", "PER_PHONE", "POSITION", "QUESTIONS", "RETIRE",
+    "REVEAL",
     "ROUTES", "ROUTE_SIZES", "SHORT_FORM", "SKIP", "SPEC", "STEPS", "STYLES", "TOLL",
     "TOLL_LENGTH", "TOLL_SUGGESTIONS", "VARIANTS", "After", "Answer", "Config", "ConfirmMiss",
     "ConfirmToll", "Difficulty", "Mark", "Move", "Phase", "Pile", "Position", "Retire",
@@ -181,6 +183,11 @@ SPEC: Final = GameSpec[Config, State, Move](
         turn_clocks=(None, 30.0),
         for_room=for_room,
         seat_range=seat_range,
+    ),
+    quick=Quick(
+        Config(variant="rapidos", difficulty="media", players=2, toll=NO_TOLL, phones=2),
+        alone=Config(variant="solitario", difficulty="media", toll=NO_TOLL),
+        clock=30.0,
     ),
     absent=absent,
 )

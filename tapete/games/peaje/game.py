@@ -71,6 +71,9 @@ TOLL_SUGGESTIONS: Final = (
 )
 """Safe tolls the setup page offers (message ids: shown in the player's language); the
 first is the default. Never alcohol."""
+NO_TOLL: Final = N_("nada")
+"""The toll strangers play with (RULES.md «Quick play»: they agree on nothing): the route's
+tolls stop the game and are counted, and nothing is paid."""
 TOLL_LENGTH: Final = 80
 """The longest toll text."""
 NAME_LENGTH: Final = 24

@@ -33,6 +33,8 @@ OPEN_TABLES_SECONDS: Final = 10.0
 QUICK_STRINGS: Final = {
     "searching": N_("Buscando jugadores… {seconds} s como mucho"),
     "bots_now": N_("Nadie más a la vista: te sentamos con bots…"),
+    "table_now": N_("Preparando la mesa…"),
+    "alone": N_("Nadie más buscaba partida: juegas tú solo. Entrando…"),
     "waiting_one": N_("Solo tú esperando este juego ahora mismo."),
     "waiting_many": N_("{n} personas esperando este juego."),
     "seated": N_("¡Mesa lista! Entrando…"),
@@ -60,6 +62,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "guide_url": f"/{spec.key}/guia" if spec.guide is not None else None,
         "online": spec.online is not None,
         "quick": spec.key in quick_games(),
+        "bots": found.bots is not None,
         "rated": spec.quick is not None and spec.quick.rated,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,

@@ -33,6 +33,10 @@ const REASONS = {
   all_out: _("Todos se quedaron sin cartas: nadie gana."),
 };
 const ODDS_KEY = "peaje.odds";
+// The toll that is not paid, only counted (NO_TOLL in tapete/games/peaje/game.py): strangers
+// playing «Jugar ahora» agree on none.
+const NO_TOLL = "nada";
+const TOLL_OK = document.getElementById("toll-ok").textContent;
 
 let view = null;
 let shownFor = null;   // the route the hand-over screen was last shown for
@@ -289,7 +293,11 @@ function renderToll() {
   const box = $("toll");
   if (view.phase !== "toll" || !view.toll) { closeDialog(box); return; }
   $("toll-title").textContent = view.toll.direction === "back" ? _("¡Peaje! (de vuelta)") : _("¡Peaje!");
-  $("toll-what").textContent = _("Toca pagar: {what}.", { what: view.config.toll });
+  const free = view.config.toll === NO_TOLL;
+  $("toll-what").textContent = free
+    ? _("Este peaje no se paga: solo se cuenta.")
+    : _("Toca pagar: {what}.", { what: view.config.toll });
+  $("toll-ok").textContent = free ? _("Seguir") : TOLL_OK;
   const payer = $("toll-payer");
   const n = view.toll.payer; // La patata: the number drawn
   payer.hidden = !n;

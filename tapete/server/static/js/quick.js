@@ -16,6 +16,20 @@ const POLL_MS = 700;
 const MARK = "tapete-quick";  // (this tab is waiting: a reload or a return asks the server)
 let timer = null;
 
+/** Whether bots fill a game's empty seats (El Peaje has none: one alone plays alone); the
+ * game waited for, else the one chosen. */
+const withBots = (game) => {
+  const field = game
+    ? [...form.querySelectorAll('[name="quick_game"]')].find((e) => e.value === game)
+    : form.querySelector('[name="quick_game"]:checked, input[type="hidden"][name="quick_game"]');
+  return field?.dataset.bots !== "0";
+};
+
+function hints() {
+  document.getElementById("quick-hint-bots").hidden = !withBots();
+  document.getElementById("quick-hint-alone").hidden = withBots();
+}
+
 const fill = (text, params) => String(text).replace(/\{(\w+)\}/g, (_m, k) => params[k] ?? "");
 
 function say(text) {
@@ -52,9 +66,16 @@ function waiting(yes) {
 function show(status) {
   if (status.state === "seated") {
     sessionStorage.removeItem(MARK);
-    left.textContent = strings.seated;
     count.textContent = "";
-    location.assign(status.url);
+    if (status.alone) {  // (nobody else came: a moment to read why it is a game alone)
+      left.textContent = strings.alone;
+      form.hidden = true;
+      wait.hidden = false;
+      setTimeout(() => location.assign(status.url), 1500);
+    } else {
+      left.textContent = strings.seated;
+      location.assign(status.url);
+    }
     return false;
   }
   if (status.state !== "waiting") {
@@ -64,7 +85,8 @@ function show(status) {
   }
   const seconds = Math.ceil(status.seconds_left);
   bar.value = Math.max(0, status.seconds_left);
-  left.textContent = seconds > 0 ? fill(strings.searching, { seconds }) : strings.bots_now;
+  const now = withBots(status.game) ? strings.bots_now : strings.table_now;
+  left.textContent = seconds > 0 ? fill(strings.searching, { seconds }) : now;
   count.textContent = status.waiting > 1
     ? fill(strings.waiting_many, { n: status.waiting })
     : strings.waiting_one;
@@ -101,6 +123,9 @@ form.addEventListener("submit", async (ev) => {
   if (show(data)) timer = setTimeout(poll, POLL_MS);
   cancel.focus();
 });
+
+form.addEventListener("change", hints);
+hints();
 
 cancel.addEventListener("click", async () => {
   clearTimeout(timer);
