@@ -10,6 +10,7 @@ import pytest
 
 from tapete.games.protocol import IllegalMove
 from tapete.public_names import drawn
+from tapete.registry import REGISTRY
 from tapete.rooms import Live, Settings
 from tapete.rooms.matchmaker import Matchmaker, quick_games
 from tapete.store import Store, utcnow
@@ -54,6 +55,8 @@ async def refused(mm: Matchmaker, guest: str, game: object, players: object = 2)
 
 def test_the_games_strangers_play() -> None:
     assert sorted(quick_games()) == ["guerra", "onecard", "peaje", "rummy"]
+    # (a game strangers play needs bots for the empty seats, or a game alone: never dropped)
+    assert quick_games() == [k for k, e in REGISTRY.items() if e.game.quick is not None]
 
 
 async def test_el_peaje_seats_strangers_at_turnos_rapidos_a_phone_each(
