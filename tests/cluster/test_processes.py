@@ -5,11 +5,6 @@ and the log always the one game the players were shown, no move lost, none twice
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,64 +18,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tapete.games import guerra
 from tests.cluster.conftest import RedisServer
-from tests.servers import free_port, wait_until_up
-
-
-class Process:
-    def __init__(self, folder: Path, name: str, db: str, redis: str) -> None:
-        self.port = free_port()
-        self.db, self.redis = db, redis
-        self.logpath = folder / f"{name}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @classmethod
-    def at(cls, url: str) -> Process:
-        """Whatever answers at ``url`` (the proxy), to talk to, not to start."""
-        front = cls.__new__(cls)
-        front.port = int(url.rsplit(":", 1)[1])
-        return front
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def start(self) -> None:
-        self.launch()
-        self.wait()
-
-    def launch(self) -> None:
-        with open(self.logpath, "ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tapete.cli", "serve", "--port", str(self.port),
-                 "--db", self.db, "--redis", self.redis, "--bot-pace", "0",
-                 "--log-level", "warning", "--log-format", "text"],
-                stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-
-    def wait(self) -> None:
-        assert wait_until_up(self.url, self.proc, 40), self.logpath.read_text()
-
-    def node(self) -> str:
-        return str(httpx.get(self.url + "/salud").json()["node"])
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.proc = None
+from tests.cluster.hall import Process, caddy
+from tests.servers import wait_until_up
 
 
 @pytest.fixture
@@ -330,32 +269,11 @@ def test_a_private_room_across_processes_by_its_code(
         assert recv(fws, "update")["version"] == who["version"] + 1
 
 
-CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
-
-
 @pytest.fixture
 def proxy(tmp_path: Path, processes: list[Process]) -> Iterator[str]:
     """Caddy with the Caddyfile an operator runs (deploy/Caddyfile), in front of them all."""
-    binary = shutil.which("caddy")
-    assert binary is not None, "caddy is not installed (apt-get install caddy)"
-    port = free_port()
-    env = {
-        **os.environ,
-        "TAPETE_UPSTREAMS": " ".join(f"127.0.0.1:{p.port}" for p in processes),
-        "TAPETE_LISTEN": f"http://127.0.0.1:{port}",
-        "XDG_DATA_HOME": str(tmp_path / "caddy"),
-        "XDG_CONFIG_HOME": str(tmp_path / "caddy"),
-    }
-    with open(tmp_path / "caddy.log", "ab") as out:
-        proc = subprocess.Popen(
-            [binary, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    assert wait_until_up(url, proc), (tmp_path / "caddy.log").read_text()
-    yield url
-    proc.terminate()
-    proc.wait(10)
+    with caddy(tmp_path, processes) as url:
+        yield url
 
 
 def test_behind_one_address_the_players_of_a_dead_process_land_on_their_seats(
