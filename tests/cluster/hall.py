@@ -78,15 +78,16 @@ class Process:
 
 
 @contextlib.contextmanager
-def caddy(folder: Path, processes: Sequence[Process]) -> Iterator[str]:
-    """Caddy with the Caddyfile an operator runs, in front of ``processes``; its URL."""
+def caddy(folder: Path, ports: Sequence[int]) -> Iterator[str]:
+    """Caddy with the Caddyfile an operator runs, in front of the processes on ``ports``;
+    its URL."""
     binary = shutil.which("caddy")
     assert binary is not None, "caddy is not installed (apt-get install caddy)"
-    port = free_port()
+    front = free_port()
     env = {
         **os.environ,
-        "TAPETE_UPSTREAMS": " ".join(f"127.0.0.1:{p.port}" for p in processes),
-        "TAPETE_LISTEN": f"http://127.0.0.1:{port}",
+        "TAPETE_UPSTREAMS": " ".join(f"127.0.0.1:{port}" for port in ports),
+        "TAPETE_LISTEN": f"http://127.0.0.1:{front}",
         "XDG_DATA_HOME": str(folder / "caddy"),
         "XDG_CONFIG_HOME": str(folder / "caddy"),
     }
@@ -95,7 +96,7 @@ def caddy(folder: Path, processes: Sequence[Process]) -> Iterator[str]:
             [binary, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
             env=env, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{front}"
     try:
         assert wait_until_up(url, proc), (folder / "caddy.log").read_text()
         yield url

@@ -272,7 +272,7 @@ def test_a_private_room_across_processes_by_its_code(
 @pytest.fixture
 def proxy(tmp_path: Path, processes: list[Process]) -> Iterator[str]:
     """Caddy with the Caddyfile an operator runs (deploy/Caddyfile), in front of them all."""
-    with caddy(tmp_path, processes) as url:
+    with caddy(tmp_path, [p.port for p in processes]) as url:
         yield url
 
 

@@ -35,7 +35,7 @@ def hall(tmp_path: Path, fresh_postgres: str) -> Iterator[tuple[list[Process], s
             p.launch()
         for p in made:
             p.wait()
-        with caddy(tmp_path, made) as url:
+        with caddy(tmp_path, [p.port for p in made]) as url:
             yield made, url
     finally:
         for p in made:

@@ -8,7 +8,6 @@ Caddyfile answers 404 for ``/metrics`` itself."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,10 +19,10 @@ from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
 from tapete.server.edge.limits import Limits
+from tests.cluster.hall import caddy
 from tests.servers import free_port, wait_until_up
 
 PUBLIC = "203.0.113.5"
-CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 
 
 @pytest.fixture
@@ -93,41 +92,24 @@ def test_a_network_that_is_none_is_refused_at_start() -> None:
 
 @pytest.mark.processes
 def test_the_caddyfile_keeps_metrics_in(tmp_path: Path) -> None:
-    caddy = shutil.which("caddy")
-    assert caddy is not None, "caddy is not installed (apt-get install caddy)"
-    port, front = free_port(), free_port()
+    port = free_port()
     command = ["serve", "--port", str(port), "--db", str(tmp_path / "x.db"), "--log-level",
                "warning"]  # fmt: skip
     with open(tmp_path / "serve.log", "ab") as out:
         hall = subprocess.Popen(
             [sys.executable, "-m", "tapete.cli", *command], stdout=out, stderr=out
         )
-    env = {
-        **os.environ,
-        "TAPETE_UPSTREAMS": f"127.0.0.1:{port}",
-        "TAPETE_LISTEN": f"http://127.0.0.1:{front}",
-        "XDG_DATA_HOME": str(tmp_path / "caddy"),
-        "XDG_CONFIG_HOME": str(tmp_path / "caddy"),
-    }
-    with open(tmp_path / "caddy.log", "ab") as out:
-        proxy = subprocess.Popen(
-            [caddy, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
     try:
         assert wait_until_up(f"http://127.0.0.1:{port}", hall)
-        outside = f"http://127.0.0.1:{front}"
-        assert wait_until_up(outside, proxy), (tmp_path / "caddy.log").read_text()
-        refused = httpx.get(outside + "/metrics")
-        assert refused.status_code == 404
-        assert "x-request-id" not in refused.headers  # (Caddy's own answer: not relayed)
-        assert httpx.get(outside + "/salud").json() == {"ok": True}
-        hall_page = httpx.get(outside + "/")  # (the hall itself goes through)
-        assert hall_page.status_code == 200 and "x-request-id" in hall_page.headers
+        with caddy(tmp_path, [port]) as outside:
+            refused = httpx.get(outside + "/metrics")
+            assert refused.status_code == 404
+            assert "x-request-id" not in refused.headers  # (Caddy's own answer: not relayed)
+            assert httpx.get(outside + "/salud").json() == {"ok": True}
+            hall_page = httpx.get(outside + "/")  # (the hall itself goes through)
+            assert hall_page.status_code == 200 and "x-request-id" in hall_page.headers
         inside = httpx.get(f"http://127.0.0.1:{port}/metrics")  # (the operator's scrape)
         assert inside.status_code == 200
     finally:
-        proxy.terminate()
-        proxy.wait(10)
         hall.terminate()
         hall.wait(10)

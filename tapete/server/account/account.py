@@ -51,7 +51,7 @@ from tapete.i18n.errors import describe
 from tapete.mail import Mailer
 from tapete.rooms.private_room import clean_name
 from tapete.server.account.guests import guest_cookie
-from tapete.server.edge.bodies import read_json
+from tapete.server.edge.bodies import read_object
 from tapete.server.pages.games import Pages
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of
@@ -233,10 +233,9 @@ class AccountApi:
     async def read_body(self, request: Request) -> dict[str, Any]:
         """The request's JSON object (anything else: ``{}``); not JSON: :class:`Refused`."""
         try:
-            body = await read_json(request, self.hall.limits.json_depth)
+            return await read_object(request, self.hall.limits.json_depth)
         except ValueError:
             raise Refused("bad_json", 400) from None
-        return body if isinstance(body, dict) else {}
 
     @staticmethod
     def email_in(body: dict[str, Any]) -> str:

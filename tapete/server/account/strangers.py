@@ -29,7 +29,7 @@ from tapete.i18n import N_, SHARED
 from tapete.i18n.errors import describe
 from tapete.public_names import of as public_name
 from tapete.public_names import parse
-from tapete.server.edge.bodies import read_json
+from tapete.server.edge.bodies import read_object
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of
 from tapete.store import utcnow
@@ -103,10 +103,9 @@ class Strangers:
 
     async def _body(self, request: Request) -> dict[str, Any] | JSONResponse:
         try:
-            body = await read_json(request, self.hall.limits.json_depth)
+            return await read_object(request, self.hall.limits.json_depth)
         except ValueError:
             return refusal("bad_json", lang_of(request))
-        return body if isinstance(body, dict) else {}
 
     async def block(self, request: Request) -> Response:
         body = await self._body(request)

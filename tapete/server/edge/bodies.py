@@ -51,3 +51,11 @@ def loads(raw: bytes | str, max_depth: int) -> Any:
 async def read_json(request: Request, max_depth: int) -> Any:
     """The request's JSON body (ValueError on a bad or too deep one)."""
     return loads(await request.body(), max_depth)
+
+
+async def read_object(request: Request, max_depth: int) -> dict[str, Any]:
+    """The request's JSON body as an object: JSON that is not one (a list, a number) reads as
+    ``{}``, whose fields are missing — each route says which it needs. ValueError on a body
+    that is not JSON or nests deeper than ``max_depth``."""
+    body = await read_json(request, max_depth)
+    return body if isinstance(body, dict) else {}

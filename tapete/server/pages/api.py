@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.games.protocol import IllegalMove
 from tapete.rooms import error
-from tapete.server.edge.bodies import read_json
+from tapete.server.edge.bodies import read_object
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of, playable
 
@@ -26,10 +26,9 @@ class Api:
         if found is None:
             return JSONResponse(error("not_your_game", lang), status_code=404)
         try:
-            body = await read_json(request, self.hall.limits.json_depth)
+            body = await read_object(request, self.hall.limits.json_depth)
         except ValueError:
             return JSONResponse(error("bad_json", lang), status_code=400)
-        body = body if isinstance(body, dict) else {}
         config = body.get("config", {})
         level = body.get("level")
         extra: dict[str, Any] = {}

@@ -24,7 +24,7 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import SHARED
 from tapete.i18n.errors import describe
 from tapete.rooms.matchmaker import MESSAGES
-from tapete.server.edge.bodies import read_json
+from tapete.server.edge.bodies import read_object
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of
 
@@ -77,10 +77,9 @@ class QuickPlay:
         lang = lang_of(request)
         assert guest is not None
         try:
-            body = await read_json(request, self.hall.limits.json_depth)
+            body = await read_object(request, self.hall.limits.json_depth)
         except ValueError:
             return refusal("bad_json", lang)
-        body = body if isinstance(body, dict) else {}
         await self.hall.store_ensure(guest)
         try:
             await self.hall.matchmaker.join(guest, body.get("game"), body.get("players"))

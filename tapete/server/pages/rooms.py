@@ -30,7 +30,7 @@ from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, js_strings, text
 from tapete.rooms.messages import SetOptions, Take
 from tapete.rooms.private_room import MESSAGES, PrivateRoom, clean_name, room_error
-from tapete.server.edge.bodies import loads, read_json
+from tapete.server.edge.bodies import loads, read_object
 from tapete.server.pages import forms
 from tapete.server.pages.games import Pages, game_info
 from tapete.server.pages.render import lang_of
@@ -89,10 +89,9 @@ class RoomPages:
         lang = lang_of(request)
         assert guest is not None
         try:
-            body = await read_json(request, self.hall.limits.json_depth)
+            body = await read_object(request, self.hall.limits.json_depth)
         except ValueError:
             return JSONResponse(refusal("bad_json", lang), status_code=400)
-        body = body if isinstance(body, dict) else {}
         found = playable(body.get("game"))
         if found is None:
             return JSONResponse(refusal("not_your_game", lang), status_code=404)
