@@ -59,7 +59,7 @@ def test_a_module_imports_its_modules_by_version_and_a_table_preloads_them(
     assert preloaded[0] == "onecard.js"
     assert set(preloaded) == {
         "onecard.js", "table.js", "ui.js", "cards.js", "net.js", "rematch.js", "replay.js",
-        "strangers.js", "touch.js",
+        "strangers.js", "touch.js", "api.js",
     }  # fmt: skip
 
 

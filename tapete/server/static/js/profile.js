@@ -1,6 +1,8 @@
 // The profile page: each form posts to the account API and shows the server's answer.
 // No rule here: the server says what happened, in the player's language.
 
+import { api } from "./api.js";
+
 const strings = JSON.parse(document.getElementById("profile-strings").textContent);
 const status = document.getElementById("status");
 
@@ -10,21 +12,8 @@ function say(text, bad = false) {
 }
 
 async function call(method, url, body) {
-  let response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-    });
-  } catch {
-    say(strings.network, true);
-    return null;
-  }
-  let data = {};
-  try { data = await response.json(); } catch { /* an empty body */ }
-  if (!response.ok) {
+  const { ok, data } = await api(method, url, body);
+  if (!ok) {
     say(data.message || strings.network, true);
     return null;
   }

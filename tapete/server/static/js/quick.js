@@ -2,6 +2,8 @@
 // reports — the seconds left, how many wait — and go to the table once seated. No rule here:
 // the server matches, times the wait and says why it refuses, in the player's language.
 
+import { api } from "./api.js";
+
 const section = document.getElementById("quick");
 const form = document.getElementById("quick-form");
 const wait = document.getElementById("quick-wait");
@@ -38,20 +40,8 @@ function say(text) {
 }
 
 async function call(method, body) {
-  let response;
-  try {
-    response = await fetch("/api/jugar", {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-    });
-  } catch {
-    return { ok: false, data: { message: strings.network } };
-  }
-  let data = {};
-  try { data = await response.json(); } catch { /* 204: no body */ }
-  return { ok: response.ok, data };
+  const { ok, status, data } = await api(method, "/api/jugar", body);
+  return { ok, data: status ? data : { message: strings.network } };
 }
 
 function waiting(yes) {

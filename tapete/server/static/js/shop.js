@@ -1,25 +1,13 @@
 // The shop: buy and wear, as the server says. No price or balance is decided here.
 
+import { api } from "./api.js";
+
 const strings = JSON.parse(document.getElementById("profile-strings").textContent);
 const status = document.getElementById("status");
 
 async function post(url, item) {
-  let response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ item }),
-      credentials: "same-origin",
-    });
-  } catch {
-    status.textContent = strings.network;
-    status.classList.add("bad");
-    return false;
-  }
-  if (response.ok) return true;
-  let data = {};
-  try { data = await response.json(); } catch { /* no body */ }
+  const { ok, data } = await api("POST", url, { item });
+  if (ok) return true;
   status.textContent = data.message || strings.network;
   status.classList.add("bad");
   return false;

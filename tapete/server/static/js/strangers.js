@@ -2,6 +2,8 @@
 // A player is named to the server by this game and their seat, never by any id of theirs;
 // the server checks who may, and says why not, in the player's language.
 
+import { api } from "./api.js";
+
 /**
  * Fill `box` (#end-strangers) with the other people at the table.
  * @param {HTMLElement} box
@@ -16,18 +18,8 @@ export function showStrangers(box, seats) {
   if (!others.length) return;
 
   async function post(url, body) {
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ game_id: box.dataset.game, ...body }),
-        credentials: "same-origin",
-      });
-      const data = await response.json().catch(() => ({}));
-      return response.ok ? null : (data.message || words.network);
-    } catch {
-      return words.network;
-    }
+    const { ok, data } = await api("POST", url, { game_id: box.dataset.game, ...body });
+    return ok ? null : (data.message || words.network);
   }
 
   const items = others.map((s) => {
