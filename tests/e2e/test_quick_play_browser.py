@@ -212,7 +212,8 @@ def test_the_leaderboard_in_each_language_on_a_phone_and_a_laptop(
 
     from sqlalchemy import create_engine, insert
 
-    from tapete.store.models import GameRow, Guest, RatingChangeRow, RatingRow
+    from tapete.store.models import GameRow, Guest
+    from tests.ratings_seed import seed_rating
 
     engine = create_engine(f"sqlite:///{quick_work / 'tapete.db'}")
     now = datetime.now(UTC)
@@ -228,18 +229,7 @@ def test_the_leaderboard_in_each_language_on_a_phone_and_a_laptop(
                         updated_at=now,
                     )
                 )  # fmt: skip
-                conn.execute(
-                    insert(RatingRow).values(
-                        guest=guest, game="onecard", mu=mu, sigma=3.5, games=20 + i,
-                        updated_at=now,
-                    )
-                )  # fmt: skip
-                conn.execute(
-                    insert(RatingChangeRow).values(
-                        game_id=f"bg{i:02d}", guest=guest, game="onecard", seat=0, place=1,
-                        mu_before=mu, sigma_before=3.5, mu_after=mu, sigma_after=3.5, at=now,
-                    )
-                )  # fmt: skip
+                seed_rating(conn, guest, mu, now, sigma=3.5, games=20 + i, game_id=f"bg{i:02d}")
     finally:
         engine.dispose()
     for size, locale, lang, title in [

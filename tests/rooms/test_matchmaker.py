@@ -15,6 +15,7 @@ from tapete.rooms import Live, Settings
 from tapete.rooms.matchmaker import Matchmaker, quick_games
 from tapete.store import Store, utcnow
 from tests.lives import Lives
+from tests.ratings_seed import seed_rating
 
 ANA, BEA, CARLA = "ana-" + "a" * 20, "bea-" + "b" * 20, "carla-" + "c" * 18
 WAIT = 20.0
@@ -147,17 +148,9 @@ async def test_alone_after_the_wait_bots_fill_the_table(
 async def test_the_bots_play_harder_for_a_table_above_the_median(
     mm: Matchmaker, live: Live, store: Store, clock: Clock
 ) -> None:
-    from sqlalchemy import insert
-
-    from tapete.store.models import RatingRow
-
     with store.writer.engine.begin() as conn:
         for guest, mu in ((ANA, 33.0), (BEA, 25.0), (CARLA, 24.0)):
-            conn.execute(
-                insert(RatingRow).values(
-                    guest=guest, game="onecard", mu=mu, sigma=3.0, games=40, updated_at=utcnow()
-                )
-            )
+            seed_rating(conn, guest, mu, utcnow(), games=40)
     await mm.join(ANA, "onecard", 2)
     clock.now += WAIT
     await mm.match()

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import insert
 from starlette.testclient import TestClient
 
 from tapete.public_names import drawn
 from tapete.server.pages.leaderboard import week_start
 from tapete.store import utcnow
-from tapete.store.models import RatingChangeRow, RatingRow
+from tests.ratings_seed import seed_rating
 from tests.server.browsers import guest as me
 from tests.server.browsers import hall
 
@@ -25,17 +24,7 @@ def rate(client: TestClient, players: dict[str, tuple[float, float]], days_ago: 
         client.portal.call(store.ensure_guest, guest)
         record = client.portal.call(store.create_game, "onecard", {"players": 2}, 1, [], guest)
         with store.writer.engine.begin() as conn:
-            conn.execute(
-                insert(RatingRow).values(
-                    guest=guest, game="onecard", mu=mu, sigma=sigma, games=15, updated_at=at
-                )
-            )
-            conn.execute(
-                insert(RatingChangeRow).values(
-                    game_id=record.id, guest=guest, game="onecard", seat=0, place=1,
-                    mu_before=mu, sigma_before=sigma, mu_after=mu, sigma_after=sigma, at=at,
-                )
-            )  # fmt: skip
+            seed_rating(conn, guest, mu, at, sigma=sigma, games=15, game_id=record.id)
 
 
 def test_the_board_of_all_time_and_of_this_week(client: TestClient) -> None:

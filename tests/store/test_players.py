@@ -8,12 +8,11 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import insert
 
 from tapete.ratings import NEW, PROVISIONAL_SIGMA, Seat, rate
 from tapete.store import Store, migrate
-from tapete.store.models import RatingChangeRow, RatingRow
 from tapete.store.players import RatedSeat, write_ratings
+from tests.ratings_seed import seed_rating
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 GUESTS = ("ana", "bea", "carla", "dani", "eva")
@@ -71,22 +70,10 @@ async def test_one_human_with_bots_writes_nothing(store: Store) -> None:
 
 async def established(store: Store, mus: dict[str, float], at: datetime = NOW) -> None:
     """Give each guest an established rating, and one rated game at ``at``."""
-    with store.writer.engine.begin() as conn:
-        for guest, mu in mus.items():
-            conn.execute(
-                insert(RatingRow).values(
-                    guest=guest, game="onecard", mu=mu, sigma=3.0, games=20, updated_at=at
-                )
-            )
     for guest, mu in mus.items():
         game_id = await game(store, [guest])
         with store.writer.engine.begin() as conn:
-            conn.execute(
-                insert(RatingChangeRow).values(
-                    game_id=game_id, guest=guest, game="onecard", seat=0, place=1,
-                    mu_before=mu, sigma_before=3.0, mu_after=mu, sigma_after=3.0, at=at,
-                )
-            )  # fmt: skip
+            seed_rating(conn, guest, mu, at, game_id=game_id)
 
 
 async def test_leaderboards_rank_established_players_and_find_ones_own_place(store: Store) -> None:
