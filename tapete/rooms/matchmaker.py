@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -213,6 +214,16 @@ class Matchmaker:
     async def counts(self) -> dict[str, int]:
         """People waiting, by game."""
         return {key: await self.board.count(key) for key in self.seats}
+
+    async def open_tables(self) -> dict[str, tuple[int | None, int] | None]:
+        """By game, the table people wait for that one more would fill soonest: the size
+        most of them asked for (None: «me da igual») and how many wait for it; None: nobody
+        waits. The hall's «Mesas abiertas» sits one down there with one click."""
+        out: dict[str, tuple[int | None, int] | None] = {}
+        for key in self.seats:
+            groups = Counter(t.players for t in await self.board.tickets(key))
+            out[key] = max(groups.items(), key=lambda g: (g[1], g[0] or 0)) if groups else None
+        return out
 
     # the queues' work
 

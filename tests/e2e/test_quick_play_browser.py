@@ -183,6 +183,34 @@ def test_el_peaje_two_strangers_share_a_table_and_one_alone_plays_alone(
         alone.close()
 
 
+def test_open_tables_on_the_hall_one_click_sits_down_with_who_waits(
+    browser: Any, quick_url: str, screenshots: Path
+) -> None:
+    made = [context(browser, PHONE), context(browser, DESKTOP, "en-GB")]
+    try:
+        ana, bea = (c.new_page() for c in made)
+        ana.goto(f"{quick_url}/")
+        answer = ana.request.post(f"{quick_url}/api/jugar", data={"game": "guerra", "players": 3})
+        assert answer.status == 202  # ana waits for a table of three
+        bea.goto(f"{quick_url}/?lang=en")
+        row = bea.locator('.open-game[data-open-game="guerra"]')
+        expect(row.locator(".open-count")).to_contain_text("1 waiting for a table of 3")
+        expect(bea.locator('.open-game[data-open-game="peaje"]')).to_be_visible()
+        accessible(bea, "the hall's open tables")
+        shot(bea, screenshots / "quick-open-tables-1280-en.png")
+        row.get_by_role("button", name="Take a seat to play War").click()  # one click
+        expect(bea.locator("#quick-wait")).to_be_visible()
+        expect(bea.locator("#open-tables")).to_be_hidden()
+        expect(bea).to_have_url(TABLE, timeout=(WAIT + 10) * 1000)  # (the third seat: a bot)
+        status = ana.request.get(f"{quick_url}/api/jugar").json()
+        assert status["state"] == "seated" and bea.url.endswith(status["url"])
+        seats = bea.evaluate("() => window.__tapete.seats")
+        assert [s["kind"] for s in seats] == ["human", "human", "bot"]
+    finally:
+        for c in made:
+            c.close()
+
+
 def test_a_reload_keeps_waiting_and_cancelling_brings_the_form_back(
     browser: Any, quick_url: str
 ) -> None:

@@ -60,6 +60,17 @@ def test_the_games_strangers_play() -> None:
     assert quick_games() == [k for k, e in REGISTRY.items() if e.game.quick is not None]
 
 
+async def test_open_tables_name_the_table_most_wait_for(mm: Matchmaker) -> None:
+    assert set((await mm.open_tables()).values()) == {None}
+    await mm.join(ANA, "onecard", 4)
+    await mm.join(BEA, "onecard", 4)
+    await mm.join(CARLA, "onecard", 3)
+    tables = await mm.open_tables()
+    assert tables["onecard"] == (4, 2) and tables["rummy"] is None
+    await mm.cancel(BEA)
+    assert (await mm.open_tables())["onecard"] == (4, 1)  # (a tie: the larger table)
+
+
 async def test_el_peaje_seats_strangers_at_turnos_rapidos_a_phone_each(
     mm: Matchmaker, live: Live, store: Store, clock: Clock
 ) -> None:

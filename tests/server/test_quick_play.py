@@ -138,9 +138,19 @@ def test_the_hall_says_how_many_play_and_wait_for_each_game(
         assert client.post("/api/guerra/nueva", json={"config": {}}).status_code == 201
     other = browser(client)
     assert other.post("/api/jugar", json={"game": "onecard", "players": 4}).status_code == 202
+    third = browser(client)
+    assert third.post("/api/jugar", json={"game": "rummy", "players": None}).status_code == 202
     text = client.get("/").text
-    found = re.findall(r'value="(\w+)"[^>]*><span>[^<]*<small class="open-tables">([^<]*)<', text)
-    counts = dict(found)
-    assert counts["guerra"] == "2 partidas ahora"
-    assert counts["onecard"] == "0 partidas ahora · 1 esperando"
-    assert counts["rummy"] == "0 partidas ahora"
+    rows = re.findall(
+        r'<li class="open-game" data-open-game="(\w+)">.*?<span class="open-count">([^<]*)</span>'
+        r'.*?data-quick-players="(\d?)"',
+        text,
+        re.S,
+    )
+    found = {game: (" ".join(count.split()), players) for game, count, players in rows}
+    assert found == {
+        "guerra": ("2 partidas ahora", ""),
+        "onecard": ("0 partidas ahora · 1 espera mesa de 4", "4"),  # (one click: that table)
+        "peaje": ("0 partidas ahora", ""),
+        "rummy": ("0 partidas ahora · 1 espera", ""),
+    }

@@ -28,7 +28,7 @@ from tapete.store.players import REASONS
 PLAYING_SECONDS: Final = 300
 """A game moved within this long is being played now (the hall's «Mesas abiertas»)."""
 OPEN_TABLES_SECONDS: Final = 10.0
-"""The hall reads «Mesas abiertas» at most this often."""
+"""The hall asks the store how many games are played now at most this often."""
 
 QUICK_STRINGS: Final = {
     "searching": N_("Buscando jugadores… {seconds} s como mucho"),
@@ -83,8 +83,8 @@ class Pages:
     def __init__(self, hall: Hall, renderer: Renderer) -> None:
         self.hall = hall
         self.renderer = renderer
-        self._open: tuple[float, dict[str, dict[str, int]]] | None = None
-        """The last «Mesas abiertas» read, and when (monotonic)."""
+        self._playing: tuple[float, dict[str, int]] | None = None
+        """The games played now, by game, as last read, and when (monotonic)."""
 
     def render(
         self, request: Request, name: str, domain: str = SHARED, status: int = 200, **ctx: Any
@@ -104,22 +104,28 @@ class Pages:
             "strings": {k: text(SHARED, lang, v) for k, v in QUICK_STRINGS.items()},
         }
 
-    async def open_tables(self) -> dict[str, dict[str, int]]:
+    async def open_tables(self) -> dict[str, dict[str, Any]]:
         """The hall's «Mesas abiertas», by game: games played now (moved in the last
-        :data:`PLAYING_SECONDS`) and people waiting for «Jugar ahora»; asked of the store and
-        the queues at most every :data:`OPEN_TABLES_SECONDS`."""
+        :data:`PLAYING_SECONDS`; asked of the store at most every
+        :data:`OPEN_TABLES_SECONDS`), people waiting for «Jugar ahora», and the table one more
+        would fill soonest (``table``: the size asked for, None «me da igual», and how many
+        wait for it; None: nobody waits) — the queues read as they are now, which is cheap."""
         now = time.monotonic()
-        if self._open is not None and now - self._open[0] < OPEN_TABLES_SECONDS:
-            return self._open[1]
-        assert self.hall.store is not None
-        since = utcnow() - timedelta(seconds=PLAYING_SECONDS)
-        playing = await self.hall.store.playing(since)
+        if self._playing is None or now - self._playing[0] >= OPEN_TABLES_SECONDS:
+            assert self.hall.store is not None
+            since = utcnow() - timedelta(seconds=PLAYING_SECONDS)
+            self._playing = (now, await self.hall.store.playing(since))
+        playing = self._playing[1]
         waiting = await self.hall.matchmaker.counts()
-        found = {
-            key: {"playing": playing.get(key, 0), "waiting": waiting.get(key, 0)}
-            for key in REGISTRY
-        }
-        self._open = (now, found)
+        tables = await self.hall.matchmaker.open_tables()
+        found: dict[str, dict[str, Any]] = {}
+        for key in REGISTRY:
+            table = tables.get(key)
+            found[key] = {
+                "playing": playing.get(key, 0),
+                "waiting": waiting.get(key, 0),
+                "table": {"players": table[0], "waiting": table[1]} if table else None,
+            }
         return found
 
     async def home(self, request: Request) -> Response:

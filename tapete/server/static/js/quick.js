@@ -94,25 +94,34 @@ async function poll() {
   if (show(data)) timer = setTimeout(poll, POLL_MS);
 }
 
-form.addEventListener("submit", async (ev) => {
-  ev.preventDefault();
+/** Queue for `game` at a table of `players` (null: any), and show the wait. */
+async function start(game, players, button) {
   say("");
-  const fields = new FormData(form);
-  const players = fields.get("quick_players");
-  const go = document.getElementById("quick-go");
-  go.disabled = true;
-  const { ok, data } = await call("POST", {
-    game: fields.get("quick_game"),
-    players: players ? Number(players) : null,
-  });
-  go.disabled = false;
+  button.disabled = true;
+  const { ok, data } = await call("POST", { game, players });
+  button.disabled = false;
   if (!ok) {
     say(data.message || strings.network);
     return;
   }
   if (show(data)) timer = setTimeout(poll, POLL_MS);
   cancel.focus();
+}
+
+form.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const fields = new FormData(form);
+  const players = fields.get("quick_players");
+  start(fields.get("quick_game"), players ? Number(players) : null, document.getElementById("quick-go"));
 });
+
+// «Mesas abiertas»: one click sits down at the table people wait for (or any, if none).
+for (const button of section.querySelectorAll("[data-quick-game]")) {
+  button.addEventListener("click", () => {
+    const players = button.dataset.quickPlayers;
+    start(button.dataset.quickGame, players ? Number(players) : null, button);
+  });
+}
 
 form.addEventListener("change", hints);
 hints();
