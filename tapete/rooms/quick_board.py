@@ -220,15 +220,21 @@ class RedisBoard:
         return [decode(raw) for raw in taken] if taken is not None else None
 
     async def put_back(self, game: str, tickets: list[Ticket]) -> None:
-        for t in tickets:
-            await self.redis.hdel(PREFIX + "t:" + game, t.guest)
-            await self.redis.hset(PREFIX + "q:" + game, t.guest, encode(t))
+        async with self.redis.pipeline(transaction=True) as step:  # (all back at once)
+            for t in tickets:
+                step.hset(PREFIX + "q:" + game, t.guest, encode(t))
+                step.hdel(PREFIX + "t:" + game, t.guest)
+            await step.execute()
 
     async def seated(self, game: str, guests: list[str], url: str, seconds: float) -> None:
-        for g in guests:
-            await self.redis.hdel(PREFIX + "t:" + game, g)
-            await self.redis.delete(PREFIX + "w:" + g)
-            await self.redis.set(PREFIX + "s:" + g, url, px=int(seconds * 1000))
+        # (one transaction: a poll on another process finds each guest waiting or seated,
+        # never between the two — the end of the wait and the table's address at once)
+        async with self.redis.pipeline(transaction=True) as step:
+            for g in guests:
+                step.set(PREFIX + "s:" + g, url, px=int(seconds * 1000))
+                step.hdel(PREFIX + "t:" + game, g)
+                step.delete(PREFIX + "w:" + g)
+            await step.execute()
 
     async def seat_of(self, guest: str) -> str | None:
         found = await self.redis.get(PREFIX + "s:" + guest)

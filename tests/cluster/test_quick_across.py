@@ -70,6 +70,50 @@ async def test_a_board_keeps_one_queue_each_and_seats_all_or_none(board: Board) 
     assert await board.waiting(CARLA) is None
 
 
+class Watched:
+    """A Redis client that, after each command, lets ``after`` look at the data as that
+    command left it (as another process may, between any two commands of one step)."""
+
+    def __init__(self, redis: Any, after: Callable[[], Any]) -> None:
+        self.redis = redis
+        self.after = after
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.redis, name)
+        if name in ("pipeline", "register_script") or not callable(found):
+            return found
+
+        async def watched(*args: Any, **kwargs: Any) -> Any:
+            answer = await found(*args, **kwargs)
+            await self.after()
+            return answer
+
+        return watched
+
+
+async def test_one_being_seated_is_always_waiting_or_seated_never_neither(board: Board) -> None:
+    """What «Jugar ahora»'s page asks while its table is made (status: waiting, then
+    seated) never finds the player in neither state, whatever command the seating is at:
+    seen once in the bench on two processes, a poll that fell between the end of the wait
+    and the table's address."""
+    guest = "ana-" + "a" * 20
+    seen: list[str] = []
+
+    async def look() -> None:
+        waiting, url = await board.waiting(guest), await board.seat_of(guest)
+        seen.append("waiting" if waiting is not None else "seated" if url else "neither")
+
+    seating: Board = board
+    if isinstance(board, RedisBoard):
+        seating = RedisBoard(Watched(board.redis, look))
+    await board.add("onecard", ticket(guest))
+    assert await board.take("onecard", [guest], 200.0) is not None
+    await look()
+    await seating.seated("onecard", [guest], "/sala/123456", 60.0)
+    await look()
+    assert seen[0] == "waiting" and seen[-1] == "seated" and "neither" not in seen, seen
+
+
 class Hall:
     """One process of a hall: its node, its tables and rooms, its matchmaker."""
 
