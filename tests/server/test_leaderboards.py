@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from starlette.testclient import TestClient
 
 from tapete.public_names import drawn
@@ -69,10 +70,32 @@ def test_refusals(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["error"] == "bad_period"
 
 
-def test_the_hall_links_the_rated_games_boards(client: TestClient) -> None:
+def test_the_hall_shows_the_top_of_each_rated_games_week(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from tapete.server.pages import games
+
+    monkeypatch.setattr(games, "HALL_BOARD_SECONDS", 0.0)  # (read afresh each time here)
     text = client.get("/").text
     assert 'href="/clasificacion/onecard"' in text and 'href="/clasificacion/rummy"' in text
     assert 'href="/clasificacion/guerra"' not in text
+    assert text.count("Nadie todavía esta semana") == 2
+    days = (utcnow() - week_start(utcnow())).total_seconds() / 86400
+    rate(client, {"g-old": (35.0, 3.0)}, days_ago=days + 3)  # before Monday: not this week
+    rate(client, {f"g-{i}": (30.0 - i, 3.0) for i in range(7)}, days_ago=0)
+    rate(client, {"g-new": (40.0, 7.0)}, days_ago=0)  # provisional: on no board
+    board = re.search(r'data-board="onecard">(.*?)</article>', client.get("/").text, re.S)
+    assert board is not None
+    rows = re.findall(
+        r'board-rank">(\d+)\.</span> <span class="board-name">([^<]*)</span> '
+        r'<span class="board-rating">(\d+)<',
+        board.group(1),
+    )
+    assert rows == [(str(i + 1), drawn(f"g-{i}").words("es"), str(1700 - 40 * i)) for i in range(5)]
+    english = client.get("/", params={"lang": "en"}).text
+    assert drawn("g-0").words("en") in english and "This week's best" in english
 
 
 def test_the_end_dialogs_rating_change_is_the_readers_own(client: TestClient) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -14,6 +14,8 @@ from tapete.fair import commitment, salt
 from tapete.games.protocol import IllegalMove
 from tapete.i18n import N_, SHARED, js_strings, text
 from tapete.i18n.errors import describe
+from tapete.public_names import of as public_name
+from tapete.ratings import shown
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Table
 from tapete.rooms.matchmaker import quick_games
@@ -23,10 +25,14 @@ from tapete.server.pages import forms
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.state import Hall, guest_of, playable
 from tapete.store import utcnow
-from tapete.store.players import REASONS
+from tapete.store.players import REASONS, Ranked
 
 PLAYING_SECONDS: Final = 300
 """A game moved within this long is being played now (the hall's «Mesas abiertas»)."""
+HALL_BOARD: Final = 5
+"""How many of each rated game's weekly leaderboard the hall shows."""
+HALL_BOARD_SECONDS: Final = 60.0
+"""The hall reads its leaderboards at most this often."""
 OPEN_TABLES_SECONDS: Final = 10.0
 """The hall asks the store how many games are played now at most this often."""
 
@@ -71,6 +77,32 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
     }
 
 
+def rated_games() -> list[str]:
+    """The games with ratings, in the hall's order."""
+    return [k for k, e in REGISTRY.items() if e.game.quick is not None and e.game.quick.rated]
+
+
+def week_start(now: datetime) -> datetime:
+    """Monday, 00:00 UTC, of ``now``'s week (the week of the weekly leaderboards).
+
+    >>> from datetime import UTC
+    >>> week_start(datetime(2026, 12, 3, 21, 5, tzinfo=UTC)).isoformat()
+    '2026-11-30T00:00:00+00:00'
+    """
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=day.weekday())
+
+
+def board_row(ranked: Ranked, lang: str) -> dict[str, Any]:
+    """A leaderboard's row as shown and sent: the public name in ``lang``, the rating shown."""
+    return {
+        "rank": ranked.rank,
+        "name": public_name(ranked.guest, ranked.public_name).words(lang),
+        "rating": shown(ranked.rating),
+        "games": ranked.games,
+    }
+
+
 def strangers_words(lang: str) -> dict[str, Any]:
     """The words of the end of a table of strangers (blocking, reporting: strangers.js)."""
     return {
@@ -85,6 +117,8 @@ class Pages:
         self.renderer = renderer
         self._playing: tuple[float, dict[str, int]] | None = None
         """The games played now, by game, as last read, and when (monotonic)."""
+        self._boards: tuple[float, dict[str, list[Ranked]]] | None = None
+        """The top of each rated game's weekly leaderboard, as last read, and when."""
 
     def render(
         self, request: Request, name: str, domain: str = SHARED, status: int = 200, **ctx: Any
@@ -128,6 +162,21 @@ class Pages:
             }
         return found
 
+    async def hall_boards(self, lang: str) -> list[dict[str, Any]]:
+        """The hall's leaderboards: for each rated game, the top :data:`HALL_BOARD` of this
+        week, asked of the store at most every :data:`HALL_BOARD_SECONDS`."""
+        now = time.monotonic()
+        if self._boards is None or now - self._boards[0] >= HALL_BOARD_SECONDS:
+            assert self.hall.store is not None
+            since = week_start(utcnow())
+            players = self.hall.store.players
+            read = {k: await players.leaderboard(k, since, HALL_BOARD) for k in rated_games()}
+            self._boards = (now, read)
+        return [
+            {"game": game_info(REGISTRY[key], lang), "rows": [board_row(r, lang) for r in top]}
+            for key, top in self._boards[1].items()
+        ]
+
     async def home(self, request: Request) -> Response:
         lang = lang_of(request)
         resume = await self.hall.active_game(guest_of(request), lang)
@@ -137,6 +186,7 @@ class Pages:
             resume=resume,
             quick=self.quick(lang),
             open_tables=await self.open_tables(),
+            boards=await self.hall_boards(lang),
         )
 
     async def rules_index(self, request: Request) -> Response:

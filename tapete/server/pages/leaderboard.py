@@ -15,7 +15,6 @@ established players only (docs/ratings.md). The contract (outside checks rely on
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -23,14 +22,12 @@ from starlette.responses import JSONResponse, Response
 
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
-from tapete.public_names import of as public_name
 from tapete.ratings import provisional, shown
 from tapete.registry import REGISTRY
-from tapete.server.pages.games import Pages, game_info
+from tapete.server.pages.games import Pages, board_row, game_info, rated_games, week_start
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of
 from tapete.store import utcnow
-from tapete.store.players import Ranked
 
 PERIODS: Final = ("semana", "siempre")
 MESSAGES: Final = {
@@ -38,31 +35,6 @@ MESSAGES: Final = {
     "bad_period": N_("La clasificación es de esta semana o de siempre."),
     "no_rating_change": N_("Esa partida no ha cambiado tu puntuación."),
 }
-
-
-def rated_games() -> list[str]:
-    """The games with ratings, in the hall's order."""
-    return [k for k, e in REGISTRY.items() if e.game.quick is not None and e.game.quick.rated]
-
-
-def week_start(now: datetime) -> datetime:
-    """Monday, 00:00 UTC, of ``now``'s week.
-
-    >>> from datetime import UTC
-    >>> week_start(datetime(2026, 12, 3, 21, 5, tzinfo=UTC)).isoformat()
-    '2026-11-30T00:00:00+00:00'
-    """
-    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    return day - timedelta(days=day.weekday())
-
-
-def row(ranked: Ranked, lang: str) -> dict[str, Any]:
-    return {
-        "rank": ranked.rank,
-        "name": public_name(ranked.guest, ranked.public_name).words(lang),
-        "rating": shown(ranked.rating),
-        "games": ranked.games,
-    }
 
 
 class Leaderboards:
@@ -78,10 +50,10 @@ class Leaderboards:
         players = self.hall.store.players
         since = week_start(utcnow()) if period == "semana" else None
         ranked = await players.leaderboard(game, since)
-        rows = [row(r, lang) for r in ranked]
+        rows = [board_row(r, lang) for r in ranked]
         mine = await players.place(game, guest, since) if guest is not None else None
         at = next((i for i, r in enumerate(ranked) if r.guest == guest), None)
-        return {"rows": rows, "you": row(mine, lang) if mine is not None else None}, at
+        return {"rows": rows, "you": board_row(mine, lang) if mine is not None else None}, at
 
     @staticmethod
     def _asked(request: Request) -> tuple[str | None, str | None]:
