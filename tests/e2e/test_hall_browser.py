@@ -30,8 +30,12 @@ def test_an_english_browser_gets_the_hall_in_english(
     english.goto(server_url + "/")
     expect(english.locator("html")).to_have_attribute("lang", "en")
     expect(english.locator("h1")).to_have_text("Card games in your browser")
+    games = english.locator(".games")
     for title in ("War", "One Card", "Tile Rummy", "El Peaje"):
-        expect(english.get_by_role("heading", name=title, exact=True)).to_be_visible()
+        expect(games.get_by_role("heading", name=title, exact=True)).to_be_visible()
+    boards = english.locator(".boards")  # (each rated game's week: nobody yet here)
+    expect(boards.get_by_role("heading", level=2)).to_have_text("This week's best")
+    expect(boards.get_by_role("heading", level=3)).to_have_text(["One Card", "Tile Rummy"])
     expect(english.get_by_role("link", name="Play", exact=True)).to_have_count(4)
     shot(english, screenshots / "desktop-hall-en.png", full=True)
     # the header's «Rules» goes to the rules of every game here, of the game on its page
