@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.public_names import drawn
-from tapete.server.pages.leaderboard import week_start
+from tapete.server.pages.games import week_start
 from tapete.store import utcnow
 from tests.ratings_seed import seed_rating
 from tests.server.browsers import guest as me
