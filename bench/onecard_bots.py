@@ -52,6 +52,8 @@ MATCHES: dict[str, tuple[str, ...]] = {
     "normal-facil": ("normal", "facil"),
     "dificil-3normal": ("dificil", "normal", "normal", "normal"),
     "facil-3normal": ("facil", "normal", "normal", "normal"),
+    "maestro-dificil": ("maestro", "dificil"),
+    "maestro-3dificil": ("maestro", "dificil", "dificil", "dificil"),
 }
 TARGETS = {"dificil-normal": 0.60, "normal-facil": 0.60, "dificil-3normal": 0.33}
 DEFAULT = tuple(TARGETS)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 import zlib
 from dataclasses import dataclass
 from typing import Any, Final
@@ -54,6 +55,9 @@ JSON = dict[str, Any]
 Choice = tuple[JSON, float]
 
 LEVELS: Final = ("facil", "normal", "dificil")
+MAESTRO: Final = "maestro"
+"""The searching level above difícil (issue 26, in progress): played by the benches and
+the tests; not offered at a table until its search runs off the event loop."""
 _ALIASES: Final = {"fácil": "facil", "difícil": "dificil", "easy": "facil", "hard": "dificil"}
 
 CARD: Final[dict[str, int]] = {onecard.code(c): c for c in range(54)}
@@ -67,23 +71,26 @@ CALL_TIMES: Final[dict[str, tuple[float, float, float]]] = {
     "facil": (0.5, 1.5, 3.5),
     "normal": (0.9, 0.4, 1.2),
     "dificil": (1.0, 0.3, 0.8),
+    "maestro": (1.0, 0.3, 0.8),
 }
 CATCH_TIMES: Final[dict[str, tuple[float, float]]] = {
     "facil": (1.5, 4.0),
     "normal": (0.8, 2.5),
     "dificil": (0.3, 1.0),
+    "maestro": (0.3, 1.0),
 }
 THINK_TIMES: Final[dict[str, tuple[float, float]]] = {
     "facil": (0.6, 1.2),
     "normal": (0.5, 1.1),
     "dificil": (0.5, 1.0),
+    "maestro": (0.5, 1.0),
 }
 
 
 def level_name(level: str) -> str:
     """``"difícil"`` → ``"dificil"``; raises ValueError on an unknown level."""
     name = _ALIASES.get(level, level)
-    if name not in LEVELS:
+    if name not in LEVELS and name != MAESTRO:
         raise ValueError(f"unknown One Card bot level {level!r}")
     return name
 
@@ -121,8 +128,8 @@ def choose(view: JSON, level: str = "normal") -> Choice | None:
     if catches:
         lo, hi = CATCH_TIMES[level]
         return dict(catches[0]), _rng(view, level, "catch").uniform(lo, hi)
-    # 3. difícil calls as soon as it holds two cards: never open to a catch
-    if has_call and level == "dificil":
+    # 3. difícil (and maestro) call as soon as they hold two cards: never open to a catch
+    if has_call and level in ("dificil", "maestro"):
         lo, hi = CALL_TIMES[level][1:]
         return {"type": "call"}, _rng(view, level, "call").uniform(lo, hi)
     # 4. the turn
@@ -140,8 +147,10 @@ def choose(view: JSON, level: str = "normal") -> Choice | None:
         table = Table.read(view)
         if level == "normal":
             move = _normal_move(table, moves, rng)
-        else:
+        elif level == "dificil":
             move = _hard_move(table, moves, view)
+        else:
+            move = _master_move(table, moves, view, MASTER_MOVES, MASTER_SECONDS)
     return dict(move), delay
 
 
@@ -697,6 +706,117 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
     top = max(priors)
     best = max(range(len(moves)), key=lambda i: (totals[i] / deals + PRIOR * (priors[i] - top), -i))
     return candidates[best]
+
+
+# --- maestro ---------------------------------------------------------------------------
+
+MASTER_MOVES: Final = 24000
+"""Engine moves a maestro decision may simulate (a count, so that the same view gets the
+same answer on any machine that is fast enough): about 100 ms on a 2-core x86-64 with
+CPython 3.11 (``bench/onecard_bots.py``)."""
+MASTER_SECONDS: Final = 0.15
+"""A maestro decision stops searching after this long, whatever is left of its count (a
+slow or loaded machine then plays on what it has: the budget is never overrun)."""
+MASTER_DEPTH: Final = 200
+"""Moves a maestro playout runs at most (a game is nearly always over well before)."""
+MASTER_PRIOR: Final = 0.005
+"""Win chance a point of difícil's evaluation is worth next to maestro's playouts: a
+tie-breaker (difícil's own search lets it weigh ten times as much)."""
+
+
+def _master_playout_move(state: onecard.State, seat: int) -> onecard.Move:
+    """maestro's playouts' policy, for every seat: :func:`_playout_move`'s (the longest
+    suit; a 7, naming the suit held most, or a joker when nothing else fits), and what a
+    good player does with attack cards: kept while every opponent holds more than three
+    cards, thrown at one who is about to finish."""
+    cards = onecard.playable(state, seat)
+    if not cards:
+        return onecard.DRAW
+    hands = state.hands
+    counts = [0, 0, 0, 0, 0]
+    for c in hands[seat]:
+        counts[c // 13 if c < 52 else 4] += 1
+    top_suit = max(range(4), key=counts.__getitem__)
+    nearest = min(len(h) for s, h in enumerate(hands) if s != seat)
+    pressed = nearest <= 3 or state.attack > 0
+    value = state.config.attack_value
+    best: onecard.Move = onecard.DRAW
+    best_score = -99
+    for c in sorted(cards):
+        if c >= 52:
+            score, move = (10 if pressed else -20), onecard.PLAYS[c]
+        elif c % 13 == 5:
+            score, move = -10 + counts[top_suit], onecard.SEVENS[c][top_suit]
+        else:
+            score, move = counts[c // 13], onecard.PLAYS[c]
+            if value(c) and not state.attack:
+                score += 8 if pressed else -6
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def maestro_turn(view: JSON, budget: int = MASTER_MOVES, seconds: float = MASTER_SECONDS) -> JSON:
+    """The play (or draw) maestro makes on its turn in ``view``, searching at most
+    ``budget`` engine moves and ``seconds`` (the same view and an unspent clock: the same
+    answer). Only the seat's view is read, like every bot's."""
+    legal = [m for m in view.get("legal") or () if m["type"] in ("play", "draw")]
+    if not legal:
+        raise ValueError("not maestro's turn")
+    return dict(_master_move(Table.read(view), legal, view, budget, seconds))
+
+
+def _master_move(t: Table, moves: list[JSON], view: JSON, budget: int, seconds: float) -> JSON:
+    """maestro: every sensible play (a 7 naming each suit worth naming) tried in playouts
+    to the end of the game on deals of the unseen cards consistent with the view — the
+    same deals for every play — halving the plays still tried after each round, so that
+    most of the budget goes to the close calls; difícil's evaluation breaks ties."""
+    plays = [m for m in moves if m["type"] == "play" and _sensible_suit(t, m)]
+    if not plays:
+        return moves[0]
+    unseen = Unseen(t)
+    priors = [_hard_score(t, unseen, m) for m in plays]
+    best_prior = max(range(len(plays)), key=lambda i: (priors[i], -i))
+    if len(plays) == 1 or priors[best_prior] >= 1e11:
+        return plays[best_prior]
+    return _master_search(t, view, plays, priors, budget, seconds)
+
+
+def _master_search(
+    t: Table, view: JSON, candidates: list[JSON], priors: list[float], budget: int, seconds: float
+) -> JSON:
+    rng = _rng(view, "maestro", "search")
+    moves = [onecard.parse_move(m) for m in candidates]
+    alive = list(range(len(moves)))
+    wins = [0.0] * len(moves)
+    tries = [0] * len(moves)
+    rounds = max(1, math.ceil(math.log2(len(moves))))
+    deadline = time.perf_counter() + seconds
+    top = max(priors)
+
+    def mean(i: int) -> float:
+        return wins[i] / tries[i] + MASTER_PRIOR * (priors[i] - top) if tries[i] else -1e9
+
+    for _ in range(rounds):
+        spent = 0
+        share = budget // rounds
+        while spent < share and time.perf_counter() < deadline:
+            dealt = onecard.load(_deal(t, rng))
+            for i in alive:
+                state = dealt.copy()
+                onecard.apply(state, t.seat, moves[i])
+                steps = 0
+                while state.result is None and steps < MASTER_DEPTH:
+                    seat = state.turn
+                    onecard.apply(state, seat, _master_playout_move(state, seat))
+                    steps += 1
+                spent += steps + 1
+                wins[i] += _judge(state, t.seat)
+                tries[i] += 1
+        if len(alive) > 2:
+            alive.sort(key=lambda i: (-mean(i), i))
+            alive = alive[: max(2, (len(alive) + 1) // 2)]
+    return candidates[max(alive, key=lambda i: (mean(i), -i))]
 
 
 BOTS: Final = BotSpec(
