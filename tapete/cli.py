@@ -54,6 +54,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         },
         test_api=args.test_api,
         quick_wait=args.quick_wait or float(os.environ.get("TAPETE_QUICK_WAIT") or 20.0),
+        search_workers=args.search_workers,
         **({"grace_seconds": args.grace_seconds} if args.grace_seconds is not None else {}),
     )
     limits = Limits(
@@ -363,6 +364,13 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="«Jugar ahora»: segundos de espera como mucho antes de que los bots ocupen los "
         "asientos vacíos (TAPETE_QUICK_WAIT; 20)",
+    )
+    s.add_argument(
+        "--search-workers",
+        type=int,
+        default=int(os.environ.get("TAPETE_SEARCH_WORKERS") or 1),
+        help="procesos que calculan las jugadas de los bots que buscan, compartidos por todas"
+        " las mesas; 0: en un hilo, como los demás (TAPETE_SEARCH_WORKERS; 1)",
     )
     s.add_argument("--log-level", default="info")
     s.add_argument(

@@ -44,6 +44,9 @@ class BotSpec:
     """The level that plays for an absent or timed-out player (None: nobody stands in)."""
     hint: str | None = None
     """The level whose play is a hint (None: no hints)."""
+    searching: frozenset[str] = frozenset()
+    """Levels whose decisions search for a while (One Card's maestro): the rooms compute
+    them in their own processes (``Settings.search_workers``), the others in a thread."""
 
     def level(self, key: str) -> Level | None:
         return next((lv for lv in self.levels if lv.key == key), None)

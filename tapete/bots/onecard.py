@@ -827,5 +827,6 @@ BOTS: Final = BotSpec(
         Level("dificil", N_("Difícil")),
     ),
     names=("Ana", "Luis", "Marta"),
+    searching=frozenset({MAESTRO}),
 )
 """One Card's bots, as the seed names their levels."""

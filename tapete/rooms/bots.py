@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from tapete.games.protocol import IllegalMove
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _HINT_POOLS: dict[int, ThreadPoolExecutor] = {}
+_SEARCH_POOLS: dict[int, ProcessPoolExecutor] = {}
 
 HINT_WINDOW = 60.0
 """Seconds over which ``Settings.hints_per_minute`` counts a seat's hints."""
@@ -37,6 +39,25 @@ def hint_pool(threads: int) -> ThreadPoolExecutor:
     if pool is None:
         pool = _HINT_POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="tapete-hint")
     return pool
+
+
+def search_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes that compute searching bots' decisions (``workers`` of them), shared by
+    every table that asks for as many, started (``spawn``: a fresh interpreter, nothing of
+    the loop's threads) when first needed."""
+    workers = max(1, workers)
+    pool = _SEARCH_POOLS.get(workers)
+    if pool is None:
+        context = multiprocessing.get_context("spawn")
+        pool = _SEARCH_POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
+    return pool
+
+
+def close_search_pools() -> None:
+    """Stop the search processes (at the hall's end; a later search starts them again)."""
+    for pool in _SEARCH_POOLS.values():
+        pool.shutdown(wait=True, cancel_futures=True)
+    _SEARCH_POOLS.clear()
 
 
 class BotDriver:
@@ -187,9 +208,15 @@ class BotDriver:
         table = self.table
         loop = asyncio.get_running_loop()
         start = loop.time()
-        assert table.entry.bots is not None
+        spec = table.entry.bots
+        assert spec is not None
+        workers = table.settings.search_workers
         try:
-            decision = await asyncio.to_thread(table.entry.bots.choose, view, level)
+            if level in spec.searching and workers > 0:
+                pool = search_pool(workers)
+                decision = await loop.run_in_executor(pool, spec.choose, view, level)
+            else:
+                decision = await asyncio.to_thread(spec.choose, view, level)
         except Exception:  # a bot must never stall its table: its first legal move is played
             log.exception("table %s: bot decision failed for seat %d", table.id, seat)
             table.queue.put_nowait(BotTurn(seat, version, None, failed=True))

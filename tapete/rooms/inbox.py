@@ -78,6 +78,11 @@ class Settings:
     """Threads that compute hints, shared by every room (bots never wait on them)."""
     hints_per_minute: int = 20
     """Hints one seat may ask for in any minute (and one at a time)."""
+    search_workers: int = 1
+    """Processes that compute the decisions of bots that search (``BotSpec.searching``),
+    shared by every room: a search holds its own interpreter, never the loop that serves
+    the rooms (0: in a thread, as the others). ``tapete serve --search-workers``,
+    ``TAPETE_SEARCH_WORKERS``."""
     quick_wait: float = 20.0
     """«Jugar ahora»: the longest anyone waits for people before bots take the empty seats
     (RULES.md «Quick play»; ``tapete serve --quick-wait``, ``TAPETE_QUICK_WAIT``)."""

@@ -20,6 +20,7 @@ from tapete.i18n import text
 from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Live, Settings
+from tapete.rooms.bots import close_search_pools
 from tapete.rooms.matchmaker import Matchmaker
 from tapete.rooms.quick_board import RedisBoard
 from tapete.server.account.guests import Guests
@@ -326,6 +327,7 @@ class Hall:
             await stopping.step("the matchmaker", self._matchmaker.close())
         if self._live is not None:
             await stopping.step("the tables and rooms", self._live.close())
+        await stopping.step("the search processes", asyncio.to_thread(close_search_pools))
         if self.node is not None:  # (after the rooms: every lease goes back at once)
             await stopping.step("the node", self.node.stop())
         if self.store is not None:

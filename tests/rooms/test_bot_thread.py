@@ -109,3 +109,33 @@ async def test_a_bot_that_fails_still_plays_its_first_legal_move(
     assert first == {"type": "play", "card": "2D"}
     assert onecard.dump(room.state)["discard"].split()[-1] == "2D"
     assert "bot decision failed" in caplog.text
+
+
+async def test_a_searching_bot_decides_in_a_process_of_its_own(
+    store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One Card's maestro searches in the search processes (``Settings.search_workers``),
+    not in a thread of the loop's interpreter: its search never holds the loop's lock."""
+    from tapete.rooms.bots import close_search_pools, search_pool
+
+    pool = search_pool(1)
+    sent: list[tuple[Any, ...]] = []
+    submit = pool.submit
+
+    def spy(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        sent.append((fn, *args))
+        return submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(pool, "submit", spy)
+    seats = [SEATS[0], {"kind": "bot", "level": "maestro", "name": "Bot"}]
+    record = await store.create_game("onecard", {"players": 2}, 1, seats, G0)
+    room = await tables(record, Settings(bot_pace=0, clocks={"window": 30}, search_workers=1))
+    room.state = onecard.load(POSITION)
+    room.bots.schedule()
+    try:
+        await asyncio.wait_for(room.settled(), 60)  # (the first search starts the process)
+    finally:
+        close_search_pools()
+    asked = {(args[0].__module__, args[2]) for args in sent}  # (its turn, then its call)
+    assert sent and asked == {("tapete.bots.onecard", "maestro")}
+    assert onecard.dump(room.state)["discard"].split()[-1] in ("2D", "5S")  # maestro's play
