@@ -18,6 +18,11 @@ from tapete.i18n import N_
 
 Decision = tuple[dict[str, Any], float]
 Chooser = Callable[[dict[str, Any], str], Decision | None]
+Advice = dict[str, Any]
+"""What the coach says of one move (:attr:`BotSpec.coach`): ``best`` (the move it would
+have made), ``loss`` (what the move made cost, in the game's own unit: ``unit``, 0 when it
+was as good), and ``code`` with ``params`` for the words a player reads."""
+Coach = Callable[[dict[str, Any], dict[str, Any]], Advice | None]
 
 COMPUTER = N_("Ordenador")
 """What the seeds call a bot without a name."""
@@ -44,6 +49,10 @@ class BotSpec:
     """The level that plays for an absent or timed-out player (None: nobody stands in)."""
     hint: str | None = None
     """The level whose play is a hint (None: no hints)."""
+    coach: Coach | None = None
+    """``coach(view, move)``: the move the strongest level would have made from ``view``
+    (the seat's own view before it moved, never a hidden card), next to ``move``, the one
+    made (the replay's «Análisis»); None: nothing to say of that move."""
     searching: frozenset[str] = frozenset()
     """Levels whose decisions search for a while (One Card's maestro): the rooms compute
     them in their own processes (``Settings.search_workers``), the others in a thread."""

@@ -38,7 +38,7 @@ from tapete.bots.rummy_solver import Solution, best_meld, best_play
 from tapete.games import rummy
 from tapete.games.rummy import analyze
 from tapete.i18n import N_
-from tapete.tiles import is_joker, text, tile
+from tapete.tiles import is_joker, points, text, tile
 
 JSON = dict[str, Any]
 Choice = tuple[JSON, float]
@@ -298,6 +298,54 @@ def _expert(rack: list[int], table: list[Set], view: JSON, deadline: float) -> l
     return list(full.layout)
 
 
+# --- the coach ---------------------------------------------------------------------------
+
+COACH_BUDGET: Final = 2.0
+"""Seconds the solver may take for the coach (off the table: no one waits)."""
+
+
+def coach(view: JSON, move: JSON) -> JSON | None:
+    """What the exact solver would have placed from ``view`` (the seat's rack and the table
+    before its turn), next to what ``move`` placed: tiles and points (a tile's number; a
+    joker 30), the best play as a move, and the points left on the rack for it (``loss``).
+    None when it was not the seat's turn to play (the end of a hand).
+
+    >>> from tapete.games import rummy
+    >>> s = rummy.load({"racks": ["3R 4R 5R 6R 9N 9A 9O", "1R"], "table": [],
+    ...                 "melded": [True, True], "pool": "5N"})
+    >>> advice = coach(rummy.view(s, 0), {"type": "draw"})
+    >>> advice["code"], advice["params"], advice["loss"]
+    ('could_place', {'best': 7, 'made': 0}, 45)
+    """
+    if view.get("turn") != view.get("seat") or move.get("type") not in ("play", "draw", "pass"):
+        return None
+    rack = [tile(x) for x in view.get("rack") or []]
+    table = [tuple(tile(x) for x in s) for s in view.get("table") or []]
+    melded = bool((view.get("melded") or [])[view["seat"]])
+    before = Counter(t for s in table for t in s)
+    made: list[int] = []
+    if move.get("type") == "play":
+        after = Counter(tile(x) for s in move.get("table") or [] for x in s)
+        made = list((after - before).elements())
+    found = best_play(rack, table, melded, deadline=time.perf_counter() + COACH_BUDGET)
+    best = list(found.placed) if found is not None else []
+    if sum(map(points, best)) < sum(map(points, made)):  # (the solver cut short: no worse)
+        best = made
+    best_move: JSON = (
+        {"type": "play", "table": [[text(t) for t in s] for s in found.layout]}
+        if found is not None and best is not made
+        else dict(move)
+    )
+    loss = sum(map(points, best)) - sum(map(points, made))
+    return {
+        "best": best_move,
+        "loss": loss,
+        "unit": "points",
+        "code": "could_place" if loss > 0 else "best_play",
+        "params": {"best": len(best), "made": len(made)},
+    }
+
+
 def _rng(view: JSON, level: str) -> random.Random:
     key = "|".join(
         (
@@ -324,5 +372,6 @@ BOTS: Final = BotSpec(
     ),
     names=("Sofía", "Pablo", "Lucía"),
     hint="experto",
+    coach=coach,
 )
 """Rummy's bots, as the seed names their levels; the expert's play is the hint."""

@@ -23,10 +23,7 @@ def steps(
     """Step 0 is the deal; step ``k`` the table after the ``k``-th move of the log: its
     number (the game's version), who moved, the move, and ``seat``'s view of the table."""
     rules = spec.rules
-    config = spec.parse_config(record.config)
-    state = rules.load(record.position) if record.position is not None else None
-    if state is None:
-        state = rules.new(config, record.seed)
+    state = first(spec, record)
     out = [{"n": 0, "seat": None, "move": None, "view": _view(spec, state, seat)}]
     for logged in log:
         rules.apply(state, logged.seat, spec.parse_move(logged.move))
@@ -41,6 +38,13 @@ def steps(
     if rules.outcome(state) is None:
         raise NotOver(record.id)
     return out
+
+
+def first(spec: GameSpec[Any, Any, Any], record: GameRecord) -> Any:
+    """The game as it began: its set position, or the deal of its seed."""
+    if record.position is not None:
+        return spec.rules.load(record.position)
+    return spec.rules.new(spec.parse_config(record.config), record.seed)
 
 
 def _view(spec: GameSpec[Any, Any, Any], state: Any, seat: int) -> JSON:

@@ -1,0 +1,79 @@
+"""The coach of a finished game (tapete/rooms/analysis.py): each move of a seat judged from
+the view that seat had before it, by the game's coach (Rummy: the exact solver); the
+costliest marked; refusals for a game still played and a game with no coach."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tapete.games import rummy
+from tapete.registry import REGISTRY
+from tapete.rooms.analysis import NoCoach, analyse
+from tapete.rooms.replay import NotOver
+from tapete.store import GameRecord, LoggedMove
+
+# seat 0 could put down 6R on the run and the three 9s (4 tiles, 33 points); the pool is
+# empty, so a seat that puts down nothing passes, and the hand ends when every seat has
+POSITION: dict[str, Any] = {
+    "racks": ["6R 9N 9A 9O 1N 11N", "2R 12A"],
+    "table": ["3R 4R 5R"],
+    "melded": [True, True],
+    "pool": "",
+    "config": {"hands": 1},
+}
+MOVES: list[tuple[int, dict[str, Any]]] = [
+    (0, {"type": "pass"}),  # nothing down: 33 points that could have gone
+    (1, {"type": "play", "table": [["2R", "3R", "4R", "5R"]]}),  # all it could
+    (0, {"type": "play", "table": [["2R", "3R", "4R", "5R", "6R"]]}),  # only the 6R: 27
+    (1, {"type": "pass"}),  # (nothing it could)
+    (0, {"type": "pass"}),  # the three 9s kept: 27 again; two passes, the end
+]
+
+
+def record(position: dict[str, Any] | None = POSITION, kind: str = "rummy") -> GameRecord:
+    return GameRecord(
+        id="g1", kind=kind, config={}, seed=1, seats=[], owner="x", status="finished",
+        version=len(MOVES), outcome=None, position=position,
+    )  # fmt: skip
+
+
+def logged(moves: list[tuple[int, dict[str, Any]]]) -> list[LoggedMove]:
+    return [LoggedMove(n, seat, move) for n, (seat, move) in enumerate(moves, start=1)]
+
+
+def test_the_game_is_played_as_logged() -> None:
+    state = rummy.load(POSITION)
+    for seat, move in MOVES:
+        rummy.apply(state, seat, rummy.parse_move(move))
+    assert rummy.outcome(state) is not None
+
+
+def test_each_move_of_the_seat_is_judged_and_the_costliest_marked() -> None:
+    found = analyse(REGISTRY["rummy"], record(), logged(MOVES), 0)
+    assert found["seat"] == 0 and found["unit"] == "points"
+    moves = found["moves"]
+    assert [m["n"] for m in moves] == [1, 3, 5]
+    said = [(m["code"], m["params"], m["loss"]) for m in moves]
+    assert said == [
+        ("could_place", {"best": 4, "made": 0}, 33),
+        ("could_place", {"best": 4, "made": 1}, 27),
+        ("could_place", {"best": 3, "made": 0}, 27),
+    ]
+    placed = {t for s in moves[0]["best"]["table"] for t in s}
+    assert {"6R", "9N", "9A", "9O"} <= placed and "1N" not in placed  # (the solver's play)
+    assert found["costliest"] == [1, 3, 5]  # (27 and 27: the earlier first)
+    # the other seat played as well as it could: nothing marked
+    theirs = analyse(REGISTRY["rummy"], record(), logged(MOVES), 1)
+    assert [(m["n"], m["code"], m["loss"]) for m in theirs["moves"]] == [
+        (2, "best_play", 0), (4, "best_play", 0),
+    ]  # fmt: skip
+    assert theirs["costliest"] == []
+
+
+def test_a_game_still_played_and_a_game_without_a_coach_are_refused() -> None:
+    with pytest.raises(NotOver):
+        analyse(REGISTRY["rummy"], record(), logged(MOVES[:3]), 0)
+    with pytest.raises(NoCoach):
+        analyse(REGISTRY["peaje"], record(None, "peaje"), [], 0)
