@@ -819,6 +819,78 @@ def _master_search(
     return candidates[max(alive, key=lambda i: (mean(i), -i))]
 
 
+# --- the coach -------------------------------------------------------------------------
+
+COACH_MOVES: Final = 40000
+"""Engine moves the coach simulates for one move judged (off the table: no one waits; a
+count, not a clock, so that a game's analysis is the same on any machine)."""
+COACH_NOISE: Final = 3
+"""Win chances closer than this (percentage points) are taken as equal: the playouts'
+own uncertainty at :data:`COACH_MOVES`."""
+
+
+def coach(view: JSON, move: JSON) -> JSON | None:
+    """The play maestro's playouts rate best from ``view`` (every sensible play, and the
+    one made), next to ``move``: each one's chance to win the game, in percent, on the same
+    deals of the unseen cards; ``loss``: the points of chance the move made gave away
+    (differences under :data:`COACH_NOISE` are none). None where there was no choice (one
+    legal move, or not the seat's turn: calls and catches are a race, not a choice).
+
+    >>> from tapete.games import onecard
+    >>> s = onecard.load({"hands": ["JH 5H", "2S 4D 6C 8D 9S"], "discard": "3H",
+    ...                   "called": [True, True]})
+    >>> advice = coach(onecard.view(s, 0), {"type": "play", "card": "5H"})
+    >>> advice["best"], advice["code"], advice["params"]["chance_best"]
+    ({'type': 'play', 'card': 'JH'}, 'better_play', 100)
+    """
+    if view.get("turn") != view.get("seat") or move.get("type") not in ("play", "draw"):
+        return None
+    legal = [m for m in view.get("legal") or () if m["type"] in ("play", "draw")]
+    if len(legal) < 2 or move not in legal:
+        return None
+    t = Table.read(view)
+    candidates = [m for m in legal if m["type"] == "play" and _sensible_suit(t, m)]
+    if move not in candidates:
+        candidates.append(move)
+    chances = [round(100 * p) for p in _chances(t, view, candidates, COACH_MOVES)]
+    best = max(range(len(candidates)), key=lambda i: (chances[i], -i))
+    made = candidates.index(move)
+    loss = chances[best] - chances[made]
+    if loss < COACH_NOISE:
+        best, loss = made, 0
+    return {
+        "best": dict(candidates[best]),
+        "loss": loss,
+        "unit": "percent",
+        "code": "better_play" if loss else "best_play",
+        "params": {"chance_best": chances[best], "chance_made": chances[made]},
+    }
+
+
+def _chances(t: Table, view: JSON, candidates: list[JSON], budget: int) -> list[float]:
+    """Each candidate's chance to win, by playouts to the end on the same deals."""
+    if len(t.hand) == 1:  # the last card: whichever fits wins
+        return [1.0] * len(candidates)
+    rng = _rng(view, "coach", "search")
+    moves = [onecard.parse_move(m) for m in candidates]
+    wins = [0.0] * len(moves)
+    deals = spent = 0
+    while spent < budget or deals < 8:
+        dealt = onecard.load(_deal(t, rng))
+        for i, m in enumerate(moves):
+            state = dealt.copy()
+            onecard.apply(state, t.seat, m)
+            steps = 0
+            while state.result is None and steps < MASTER_DEPTH:
+                seat = state.turn
+                onecard.apply(state, seat, _master_playout_move(state, seat))
+                steps += 1
+            spent += steps + 1
+            wins[i] += _judge(state, t.seat)
+        deals += 1
+    return [w / deals for w in wins]
+
+
 BOTS: Final = BotSpec(
     choose=choose,
     levels=(
@@ -828,5 +900,6 @@ BOTS: Final = BotSpec(
     ),
     names=("Ana", "Luis", "Marta"),
     searching=frozenset({MAESTRO}),
+    coach=coach,
 )
 """One Card's bots, as the seed names their levels."""

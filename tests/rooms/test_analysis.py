@@ -77,3 +77,30 @@ def test_a_game_still_played_and_a_game_without_a_coach_are_refused() -> None:
         analyse(REGISTRY["rummy"], record(), logged(MOVES[:3]), 0)
     with pytest.raises(NoCoach):
         analyse(REGISTRY["peaje"], record(None, "peaje"), [], 0)
+
+
+def test_one_card_the_coach_finds_the_win_a_player_missed() -> None:
+    """Heads-up a J plays again: J♥ then 5♥ wins at once; 5♥ first gave the opponent a
+    turn (it drew, and J♥ won a turn later)."""
+    from tapete.games import onecard
+
+    position = {
+        "hands": ["JH 5H", "2S 4D 6C 8D 9S"], "discard": "3H", "stock": "10C 10D",
+        "called": [True, True],
+    }  # fmt: skip
+    moves: list[tuple[int, dict[str, Any]]] = [
+        (0, {"type": "play", "card": "5H"}),
+        (1, {"type": "draw"}),
+        (0, {"type": "play", "card": "JH"}),  # (its last card: no choice to judge)
+    ]
+    state = onecard.load(position)
+    for seat, move in moves:
+        onecard.apply(state, seat, onecard.parse_move(move))
+    assert (onecard.outcome(state) or {}).get("winner") == 0
+    found = analyse(REGISTRY["onecard"], record(position, "onecard"), logged(moves), 0)
+    assert found["unit"] == "percent"
+    [judged] = found["moves"]
+    assert judged["n"] == 1 and judged["best"] == {"type": "play", "card": "JH"}
+    assert judged["code"] == "better_play" and judged["params"]["chance_best"] == 100
+    assert judged["loss"] == 100 - judged["params"]["chance_made"] >= 3
+    assert found["costliest"] == [1]
