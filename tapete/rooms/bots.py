@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _HINT_POOLS: dict[int, ThreadPoolExecutor] = {}
-_SEARCH_POOLS: dict[int, ProcessPoolExecutor] = {}
+_PROCESS_POOLS: dict[tuple[str, int], ProcessPoolExecutor] = {}
 
 HINT_WINDOW = 60.0
 """Seconds over which ``Settings.hints_per_minute`` counts a seat's hints."""
@@ -41,23 +41,35 @@ def hint_pool(threads: int) -> ThreadPoolExecutor:
     return pool
 
 
-def search_pool(workers: int) -> ProcessPoolExecutor:
-    """The processes that compute searching bots' decisions (``workers`` of them), shared by
-    every table that asks for as many, started (``spawn``: a fresh interpreter, nothing of
-    the loop's threads) when first needed."""
-    workers = max(1, workers)
-    pool = _SEARCH_POOLS.get(workers)
+def _processes(kind: str, workers: int) -> ProcessPoolExecutor:
+    """``workers`` processes for ``kind`` of work, shared by every table that asks for as
+    many, started (``spawn``: a fresh interpreter, nothing of the loop's threads) when
+    first needed."""
+    key = (kind, max(1, workers))
+    pool = _PROCESS_POOLS.get(key)
     if pool is None:
         context = multiprocessing.get_context("spawn")
-        pool = _SEARCH_POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
+        pool = _PROCESS_POOLS[key] = ProcessPoolExecutor(key[1], mp_context=context)
     return pool
 
 
+def search_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes that compute searching bots' decisions (``Settings.search_workers``)."""
+    return _processes("search", workers)
+
+
+def coach_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes that make the coach's analyses («Análisis»), apart from the search
+    pool: an analysis of a long game never keeps a searching bot waiting for its turn."""
+    return _processes("coach", workers)
+
+
 def close_search_pools() -> None:
-    """Stop the search processes (at the hall's end; a later search starts them again)."""
-    for pool in _SEARCH_POOLS.values():
+    """Stop the search and coach processes (at the hall's end; later work starts them
+    again)."""
+    for pool in _PROCESS_POOLS.values():
         pool.shutdown(wait=True, cancel_futures=True)
-    _SEARCH_POOLS.clear()
+    _PROCESS_POOLS.clear()
 
 
 class BotDriver:

@@ -207,6 +207,17 @@ class RoomSeatRow(Base):
     """At a table of strangers, the name they see (tapete/public_names.py), not ``name``."""
 
 
+class AnalysisRow(Base):
+    """The coach's analysis of a finished game from one seat (tapete/rooms/analysis.py)."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    result: Mapped[dict[str, Any]] = mapped_column()
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class RatingRow(Base):
     """A player's rating in a game of skill (tapete/ratings.py): its mean and uncertainty."""
 

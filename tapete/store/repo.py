@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.pool import NullPool
 
 from tapete.store.accounts import Accounts
-from tapete.store.models import GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
+from tapete.store.models import AnalysisRow, GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 from tapete.store.players import Players, Rated
 from tapete.store.writer import MoveWriter, StaleWrite
 
@@ -305,6 +305,18 @@ class Store:
                 select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.n)
             )
             return [LoggedMove(n=r.n, seat=r.seat, move=dict(r.move)) for r in rows]
+
+    async def analysis(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """The coach's analysis of a finished game from ``seat``, once made."""
+        async with self.sessions() as s:
+            row = await s.get(AnalysisRow, (game_id, seat))
+            return dict(row.result) if row is not None else None
+
+    async def save_analysis(self, game_id: str, seat: int, result: dict[str, Any]) -> None:
+        """Keep an analysis (made once: a second one for the same seat changes nothing)."""
+        async with self.sessions.begin() as s:
+            if await s.get(AnalysisRow, (game_id, seat)) is None:
+                s.add(AnalysisRow(game_id=game_id, seat=seat, result=result, made_at=utcnow()))
 
     async def logs(self, game_ids: list[str]) -> dict[str, list[LoggedMove]]:
         """The move logs of several games at once (a restart's), each in order."""

@@ -4,6 +4,7 @@ costliest marked; refusals for a game still played and a game with no coach."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from tapete.games import rummy
 from tapete.registry import REGISTRY
 from tapete.rooms.analysis import NoCoach, analyse
 from tapete.rooms.replay import NotOver
-from tapete.store import GameRecord, LoggedMove
+from tapete.store import GameRecord, LoggedMove, Store
 
 # seat 0 could put down 6R on the run and the three 9s (4 tiles, 33 points); the pool is
 # empty, so a seat that puts down nothing passes, and the hand ends when every seat has
@@ -104,3 +105,35 @@ def test_one_card_the_coach_finds_the_win_a_player_missed() -> None:
     assert judged["code"] == "better_play" and judged["params"]["chance_best"] == 100
     assert judged["loss"] == 100 - judged["params"]["chance_made"] >= 3
     assert found["costliest"] == [1]
+
+
+async def test_the_rooms_make_an_analysis_once_in_the_coach_processes(store: Store) -> None:
+    """Asked for, an analysis is made in the background (the coach's processes), its
+    progress told; once made it is kept, and asked again it is read, not made again."""
+    from tapete.rooms.analysis import Coaching
+    from tapete.rooms.bots import close_search_pools
+
+    made = await store.create_game("rummy", {}, 1, [], "x" * 24, position=POSITION)
+    state = rummy.load(POSITION)
+    for n, (seat, move) in enumerate(MOVES, start=1):
+        events = rummy.apply(state, seat, rummy.parse_move(move))
+        assert events is not None
+        await store.append_move(made.id, n, seat, move, rummy.outcome(state))
+    record = await store.game(made.id)
+    assert record is not None and record.status == "finished"
+    coaching = Coaching(store, workers=1)
+    try:
+        first = await coaching.status(REGISTRY["rummy"], record, 0)
+        assert first == {"state": "computing", "done": 0, "of": 3}
+        again = await coaching.status(REGISTRY["rummy"], record, 0)  # (one making at a time)
+        assert again["state"] == "computing" and len(coaching.running) == 1
+        for _ in range(600):
+            ready = await coaching.status(REGISTRY["rummy"], record, 0)
+            if ready["state"] == "ready":
+                break
+            await asyncio.sleep(0.05)
+        assert ready == {"state": "ready", **analyse(REGISTRY["rummy"], record, logged(MOVES), 0)}
+        assert not coaching.running and await store.analysis(made.id, 0) is not None
+    finally:
+        await coaching.close()
+        close_search_pools()
