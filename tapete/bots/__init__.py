@@ -10,8 +10,8 @@ do now.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from tapete.i18n import N_
@@ -53,6 +53,9 @@ class BotSpec:
     """``coach(view, move)``: the move the strongest level would have made from ``view``
     (the seat's own view before it moved, never a hidden card), next to ``move``, the one
     made (the replay's «Análisis»); None: nothing to say of that move."""
+    coach_words: Mapping[str, str] = field(default_factory=dict)
+    """The coach's sentences by code (Spanish message ids of the game's catalog), filled
+    with the advice's ``params`` (named as the game's refusals are: ``GameSpec.params``)."""
     searching: frozenset[str] = frozenset()
     """Levels whose decisions search for a while (One Card's maestro): the rooms compute
     them in their own processes (``Settings.search_workers``), the others in a thread."""

@@ -821,6 +821,14 @@ def _master_search(
 
 # --- the coach -------------------------------------------------------------------------
 
+COACH_WORDS: Final = {
+    "better_play": N_(
+        "{card} era mejor: ganaba el {chance_best}\u00a0% de las veces; la tuya, el "
+        "{chance_made}\u00a0%."
+    ),
+    "best_play": N_("La mejor jugada posible."),
+}
+"""What the coach says, by code (``BotSpec.coach_words``)."""
 COACH_MOVES: Final = 40000
 """Engine moves the coach simulates for one move judged (off the table: no one waits; a
 count, not a clock, so that a game's analysis is the same on any machine)."""
@@ -863,7 +871,11 @@ def coach(view: JSON, move: JSON) -> JSON | None:
         "loss": loss,
         "unit": "percent",
         "code": "better_play" if loss else "best_play",
-        "params": {"chance_best": chances[best], "chance_made": chances[made]},
+        "params": {
+            "card": candidates[best].get("card"),
+            "chance_best": chances[best],
+            "chance_made": chances[made],
+        },
     }
 
 
@@ -901,5 +913,6 @@ BOTS: Final = BotSpec(
     names=("Ana", "Luis", "Marta"),
     searching=frozenset({MAESTRO}),
     coach=coach,
+    coach_words=COACH_WORDS,
 )
 """One Card's bots, as the seed names their levels."""

@@ -300,6 +300,11 @@ def _expert(rack: list[int], table: list[Set], view: JSON, deadline: float) -> l
 
 # --- the coach ---------------------------------------------------------------------------
 
+COACH_WORDS: Final = {
+    "could_place": N_("Podías colocar {best} fichas y colocaste {made}."),
+    "best_play": N_("La mejor jugada posible."),
+}
+"""What the coach says, by code (``BotSpec.coach_words``)."""
 COACH_BUDGET: Final = 2.0
 """Seconds the solver may take for the coach (off the table: no one waits)."""
 
@@ -373,5 +378,6 @@ BOTS: Final = BotSpec(
     names=("Sofía", "Pablo", "Lucía"),
     hint="experto",
     coach=coach,
+    coach_words=COACH_WORDS,
 )
 """Rummy's bots, as the seed names their levels; the expert's play is the hint."""

@@ -34,6 +34,7 @@ COMMON: Final = {
     ),
     "not_your_game": N_("Esa partida no existe o no es tuya."),
     "not_over": N_("La partida sigue: su repetición estará cuando termine."),
+    "no_analysis": N_("Este juego no tiene análisis de jugadas."),
     "bad_seat": N_("Esa partida no tiene ese asiento."),
     "not_joined": N_("Primero hay que unirse a una partida."),
     "spectator": N_("Estás mirando: no tienes asiento en esta partida."),

@@ -120,6 +120,7 @@ def create_app(
         Route("/api/partidas/{game_id}/justa", fairness.get),
         Route("/partida/{game_id}/repeticion", replays.page),
         Route("/api/partidas/{game_id}/repeticion", replays.get),
+        Route("/api/partidas/{game_id}/analisis", replays.analysis),
         Route("/api/{kind}/nueva", api.create, methods=["POST"]),
         Route("/api/partidas/{game_id}", api.game),
         Route("/api/salas", rooms.create, methods=["POST"]),

@@ -20,6 +20,7 @@ from tapete.i18n import text
 from tapete.mail import LogMailer, Mailer
 from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Live, Settings
+from tapete.rooms.analysis import Coaching
 from tapete.rooms.bots import close_search_pools
 from tapete.rooms.matchmaker import Matchmaker
 from tapete.rooms.quick_board import RedisBoard
@@ -219,6 +220,7 @@ class Hall:
         self.store: Store | None = None
         self._live: Live | None = None
         self._matchmaker: Matchmaker | None = None
+        self._coaching: Coaching | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
         self.revoking: asyncio.Task[None] | None = None
@@ -257,6 +259,7 @@ class Hall:
             tables=self._live.tables,
         )
         self._matchmaker.start()
+        self._coaching = Coaching(self.store, max(1, self.settings.search_workers))
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)
             self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
@@ -327,11 +330,19 @@ class Hall:
             await stopping.step("the matchmaker", self._matchmaker.close())
         if self._live is not None:
             await stopping.step("the tables and rooms", self._live.close())
+        if self._coaching is not None:
+            await stopping.step("the analyses", self._coaching.close())
         await stopping.step("the search processes", asyncio.to_thread(close_search_pools))
         if self.node is not None:  # (after the rooms: every lease goes back at once)
             await stopping.step("the node", self.node.stop())
         if self.store is not None:
             await stopping.step("the store", self.store.close())
+
+    @property
+    def coaching(self) -> Coaching:
+        """The coach's analyses of finished games («Análisis»)."""
+        assert self._coaching is not None, "the hall has not started"
+        return self._coaching
 
     @property
     def matchmaker(self) -> Matchmaker:

@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from tapete.i18n.errors import describe
 from tapete.rooms import Table
+from tapete.rooms.analysis import NoCoach
 from tapete.rooms.replay import NotOver, steps
 from tapete.server.account.account import Refused, refusing
 from tapete.server.pages.games import Pages
@@ -80,6 +81,34 @@ class Replays:
             return JSONResponse(await self.data(table, seat, mine, lang_of(request)))
         except NotOver:
             raise Refused("not_over", 409) from None
+
+    @refusing
+    async def analysis(self, request: Request) -> Response:
+        """The coach's analysis of a finished game from a seat (the viewer's own by
+        default): ``200 {"state": "ready", "seat", "unit", "moves": [{"n", "move", "best",
+        "loss", "code", "params", "words"}], "costliest"}``, or ``202 {"state":
+        "computing", "done", "of"}`` while it is made (begun by this request if it was
+        not). Refusals as the replay's, and ``404 no_analysis`` for a game with no coach."""
+        table, seat = await self._open(request)
+        if not table.finished:
+            raise Refused("not_over", 409)
+        found = table.entry
+        try:
+            status = await self.hall.coaching.status(found, table.record, seat)
+        except NoCoach:
+            raise Refused("no_analysis", 404) from None
+        except NotOver:
+            raise Refused("not_over", 409) from None
+        if status["state"] != "ready":
+            return JSONResponse(status, status_code=202)
+        assert found.bots is not None
+        lang = lang_of(request)
+        words = found.bots.coach_words
+        for move in status["moves"]:
+            move["words"] = describe(
+                move["code"], lang, found.key, words, found.game.params, **move["params"]
+            )
+        return JSONResponse(status)
 
     async def page(self, request: Request) -> Response:
         try:
