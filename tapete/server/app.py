@@ -119,6 +119,7 @@ def create_app(
         Route("/partida/{game_id}/justa", fairness.page),
         Route("/api/partidas/{game_id}/justa", fairness.get),
         Route("/partida/{game_id}/repeticion", replays.page),
+        Route("/partida/{game_id}/analisis", replays.analysis_page),
         Route("/api/partidas/{game_id}/repeticion", replays.get),
         Route("/api/partidas/{game_id}/analisis", replays.analysis),
         Route("/api/{kind}/nueva", api.create, methods=["POST"]),

@@ -69,6 +69,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "online": spec.online is not None,
         "quick": spec.key in quick_games(),
         "bots": found.bots is not None,
+        "coach": found.bots is not None and found.bots.coach is not None,
         "rated": spec.quick is not None and spec.quick.rated,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,

@@ -15,11 +15,12 @@ fair-deck page (:mod:`~tapete.server.pages.fairness`) follows too.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.rooms import Table
 from tapete.rooms.analysis import NoCoach
@@ -41,6 +42,21 @@ def sees_hidden(table: Table, guest: str | None) -> bool:
     it, not a stranger with its link. Its replay (here) and the seed and the deal on its
     fair-deck page (:mod:`~tapete.server.pages.fairness`) both follow it."""
     return table.finished and sat_at(table, guest) is not None
+
+
+ANALYSIS_WORDS: Final = {
+    "title": N_("Análisis"),
+    "computing": N_("Analizando la partida… {done} de {of} jugadas"),
+    "costly": N_("Tus jugadas más caras"),
+    "all": N_("Todas tus jugadas"),
+    "none": N_("Ninguna jugada tuya que analizar en esta partida."),
+    "clean": N_("Ninguna jugada cara: jugaste como el entrenador."),
+    "move": N_("Jugada {n}"),
+    "see": N_("Ver la jugada {n}"),
+    "see_short": N_("Ver"),
+    "failed": N_("No se ha podido analizar la partida."),
+}
+"""What the analysis panel says itself (the coach's words on each move come with it)."""
 
 
 class Replays:
@@ -110,7 +126,7 @@ class Replays:
             )
         return JSONResponse(status)
 
-    async def page(self, request: Request) -> Response:
+    async def page(self, request: Request, analysis: bool = False) -> Response:
         try:
             table, seat = await self._open(request)
         except Refused as no:
@@ -120,5 +136,15 @@ class Replays:
         lang = lang_of(request)
         mine = table.seat_of(guest_of(request))
         seats = [(s["seat"], s["name"]) for s in table.seats_json(mine, lang)]
-        replay = {"seat": seat, "seats": seats, "mine": mine}
+        replay: dict[str, Any] = {"seat": seat, "seats": seats, "mine": mine}
+        if analysis:
+            bots = table.entry.bots
+            if bots is None or bots.coach is None:
+                return self.pages.not_found(request, describe("no_analysis", lang))
+            replay["analysis"] = {k: text(SHARED, lang, v) for k, v in ANALYSIS_WORDS.items()}
         return await self.pages.table_page(request, table, replay=replay)
+
+    async def analysis_page(self, request: Request) -> Response:
+        """``GET /partida/{id}/analisis[?asiento=k]``: the replay with the coach's words
+        beside it (``static/js/analysis.js``), each move a step to go to."""
+        return await self.page(request, analysis=True)

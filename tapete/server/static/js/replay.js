@@ -30,6 +30,8 @@ export class Replay {
     this.range.addEventListener("input", () => { this.pause(); this.go(Number(this.range.value)); });
     $("replay-seat").addEventListener("change", (ev) => this.load(Number(ev.target.value)));
     document.addEventListener("keydown", (ev) => this.key(ev));
+    // another part of the page (the analysis) asks for a step
+    document.addEventListener("tapete:replay-go", (ev) => { this.pause(); this.go(Number(ev.detail)); });
     const asked = Number(new URLSearchParams(location.search).get("paso"));
     this.at = Number.isInteger(asked) && asked > 0 ? asked : 0;
     this.load(Number(bar.dataset.seat));
