@@ -67,6 +67,9 @@ class History:
             "room": row.room_id is not None,
             "url": f"/partida/{row.id}",
             "replay": f"/partida/{row.id}/repeticion" if result != "playing" else None,
+            "analysis": f"/partida/{row.id}/analisis"
+            if result != "playing" and entry.bots is not None and entry.bots.coach is not None
+            else None,
         }
 
     async def data(self, guest: str, lang: str) -> dict[str, Any]:

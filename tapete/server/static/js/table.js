@@ -357,6 +357,7 @@ export class Table {
     }
     this.endEl.classList.toggle("won", !!end.won);
     this.showRating();
+    this.prepareAnalysis();
     const strangers = $("end-strangers");
     if (strangers) showStrangers(strangers, this.seats);
     if (this.endDismissed) { // closed to look at the table: it stays closed
@@ -367,6 +368,16 @@ export class Table {
     const wasHidden = !this.endEl.open;
     this.openEnd();
     if (wasHidden) this.endWords = [end.title, end.reason].filter(Boolean).map(sentence).join(" ");
+  }
+
+  /** A game with a coach: ask for its analysis once at the end, so that the coach's
+   * processes make it while the player reads the result (the link opens it ready). */
+  prepareAnalysis() {
+    const link = $("end-analysis");
+    if (!link || link.dataset.asked || this.mySeat === null) return;
+    link.dataset.asked = "1";
+    const api = link.pathname.replace(/^\/partida\//, "/api/partidas/"); // (the game it links)
+    fetch(api, { headers: { accept: "application/json" }, credentials: "same-origin" }).catch(() => {});
   }
 
   /** A rated game's end: the reader's rating change, once (the server wrote it with the
