@@ -44,6 +44,7 @@ import math
 import random
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -682,6 +683,25 @@ def _judge(state: onecard.State, seat: int) -> float:
     return weights[seat] / sum(weights)
 
 
+Policy = Callable[[onecard.State, int], onecard.Move]
+
+
+def _playout(
+    dealt: onecard.State, seat: int, move: onecard.Move, depth: int, policy: Policy
+) -> tuple[float, int]:
+    """``move`` made by ``seat`` on a copy of a dealt position, then every seat playing
+    ``policy`` for at most ``depth`` moves: how it went for ``seat`` (:func:`_judge`) and
+    the engine moves it took."""
+    state = dealt.copy()
+    onecard.apply(state, seat, move)
+    steps = 0
+    while state.result is None and steps < depth:
+        turn = state.turn
+        onecard.apply(state, turn, policy(state, turn))
+        steps += 1
+    return _judge(state, seat), steps + 1
+
+
 def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -> JSON:
     """Determinized playouts: deal the unseen cards at random (consistently with the view),
     try every candidate on the same deals, and keep the one that wins most often, the
@@ -693,15 +713,9 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
     while deals < 4 or (used < SEARCH_MOVES and deals < 200):
         dealt = onecard.load(_deal(t, rng))
         for i, move in enumerate(moves):
-            state = dealt.copy()
-            onecard.apply(state, t.seat, move)
-            steps = 0
-            while state.result is None and steps < SEARCH_DEPTH:
-                seat = state.turn
-                onecard.apply(state, seat, _playout_move(state, seat))
-                steps += 1
-            used += steps + 1
-            totals[i] += _judge(state, t.seat)
+            won, steps = _playout(dealt, t.seat, move, SEARCH_DEPTH, _playout_move)
+            used += steps
+            totals[i] += won
         deals += 1
     top = max(priors)
     best = max(range(len(moves)), key=lambda i: (totals[i] / deals + PRIOR * (priors[i] - top), -i))
@@ -803,15 +817,9 @@ def _master_search(
         while spent < share and time.perf_counter() < deadline:
             dealt = onecard.load(_deal(t, rng))
             for i in alive:
-                state = dealt.copy()
-                onecard.apply(state, t.seat, moves[i])
-                steps = 0
-                while state.result is None and steps < MASTER_DEPTH:
-                    seat = state.turn
-                    onecard.apply(state, seat, _master_playout_move(state, seat))
-                    steps += 1
-                spent += steps + 1
-                wins[i] += _judge(state, t.seat)
+                won, steps = _playout(dealt, t.seat, moves[i], MASTER_DEPTH, _master_playout_move)
+                spent += steps
+                wins[i] += won
                 tries[i] += 1
         if len(alive) > 2:
             alive.sort(key=lambda i: (-mean(i), i))
@@ -890,15 +898,9 @@ def _chances(t: Table, view: JSON, candidates: list[JSON], budget: int) -> list[
     while spent < budget or deals < 8:
         dealt = onecard.load(_deal(t, rng))
         for i, m in enumerate(moves):
-            state = dealt.copy()
-            onecard.apply(state, t.seat, m)
-            steps = 0
-            while state.result is None and steps < MASTER_DEPTH:
-                seat = state.turn
-                onecard.apply(state, seat, _master_playout_move(state, seat))
-                steps += 1
-            spent += steps + 1
-            wins[i] += _judge(state, t.seat)
+            won, steps = _playout(dealt, t.seat, m, MASTER_DEPTH, _master_playout_move)
+            spent += steps
+            wins[i] += won
         deals += 1
     return [w / deals for w in wins]
 
