@@ -104,6 +104,7 @@ $(BENCHENV)/.installed:
 	python3 -m venv $(BENCHENV)
 	$(BENCHENV)/bin/python -m pip install -q --upgrade pip
 	$(BENCHENV)/bin/python -m pip install -q open-spiel rlcard==1.2.0 rummikub-solver numpy
+	$(BENCHENV)/bin/python -m pip install -q -e .
 	touch $@
 
 bench-peers: $(BENCHENV)/.installed
