@@ -33,16 +33,23 @@ def url(work: Path) -> Iterator[str]:
         yield base
 
 
-def finished_game(work: Path, guest: str, game_id: str) -> None:
-    """A Rummy game of ``POSITION`` with ``MOVES`` played, ``guest`` at seat 0, written
-    into the hall's database as the writer leaves a finished game."""
+def finished_game(
+    work: Path,
+    guest: str,
+    game_id: str,
+    rules: Any = rummy,
+    position: dict[str, Any] = POSITION,
+    moves: list[tuple[int, dict[str, Any]]] = MOVES,
+) -> None:
+    """A game of ``position`` with ``moves`` played (Rummy's by default), ``guest`` at seat
+    0, written into the hall's database as the writer leaves a finished game."""
     from sqlalchemy import create_engine, insert
 
     from tapete.store.models import GameRow, MoveRow
 
-    state = rummy.load(POSITION)
-    for seat, move in MOVES:
-        rummy.apply(state, seat, rummy.parse_move(move))
+    state = rules.load(position)
+    for seat, move in moves:
+        rules.apply(state, seat, rules.parse_move(move))
     seats = [
         {"kind": "human", "guest": guest, "name": "Ana"},
         {"kind": "bot", "level": "normal", "name": "Sofía"},
@@ -53,12 +60,12 @@ def finished_game(work: Path, guest: str, game_id: str) -> None:
         with engine.begin() as conn:
             conn.execute(
                 insert(GameRow).values(
-                    id=game_id, kind="rummy", config=rummy.config_json(state.config), seed=1,
-                    seats=seats, owner=guest, status="finished", version=len(MOVES),
-                    outcome=rummy.outcome(state), position=POSITION, updated_at=now,
+                    id=game_id, kind=rules.SPEC.key, config=rules.config_json(state.config),
+                    seed=1, seats=seats, owner=guest, status="finished", version=len(moves),
+                    outcome=rules.outcome(state), position=position, updated_at=now,
                 )
             )  # fmt: skip
-            for n, (seat, move) in enumerate(MOVES, start=1):
+            for n, (seat, move) in enumerate(moves, start=1):
                 conn.execute(insert(MoveRow).values(game_id=game_id, n=n, seat=seat, move=move))
     finally:
         engine.dispose()
@@ -107,5 +114,39 @@ def test_the_analysis_of_a_finished_game(
         expect(page.locator("#analysis-state")).to_contain_text("3")
         page.locator("#analysis").scroll_into_view_if_needed()
         shot(page, screenshots / f"analysis-rummy-{size['width']}-{lang}.png")
+    finally:
+        made.close()
+
+
+def test_one_cards_analysis_names_the_card_that_won(
+    browser: Any, url: str, work: Path, screenshots: Path
+) -> None:
+    """Heads-up a J plays again: J♥ then 5♥ would have won at once; the player threw 5♥
+    first (the opponent drew, and J♥ won a turn later)."""
+    from tapete.games import onecard
+
+    position = {
+        "hands": ["JH 5H", "2S 4D 6C 8D 9S"], "discard": "3H", "stock": "10C 10D",
+        "called": [True, True],
+    }  # fmt: skip
+    moves: list[tuple[int, dict[str, Any]]] = [
+        (0, {"type": "play", "card": "5H"}),
+        (1, {"type": "draw"}),
+        (0, {"type": "play", "card": "JH"}),
+    ]
+    made = context(browser, PHONE, "es-ES")
+    try:
+        page: Page = made.new_page()
+        page.goto(f"{url}/")
+        me = page.request.get(f"{url}/api/cuenta/datos").json()["account"]["id"]
+        finished_game(work, me, "anonecard", onecard, position, moves)
+        page.goto(f"{url}/partida/anonecard/analisis")
+        costly = page.locator("#analysis-costly-list .analysis-move")
+        expect(costly).to_have_count(1, timeout=30_000)
+        expect(costly).to_contain_text(re.compile(r"La jota de corazones era mejor: ganaba el 100"))
+        still(page)
+        accessible(page, "One Card's analysis")
+        page.locator("#analysis").scroll_into_view_if_needed()
+        shot(page, screenshots / "analysis-onecard-390-es.png")
     finally:
         made.close()
