@@ -119,9 +119,13 @@ class Coaching:
         key = (record.id, seat)
         progress = self.running.get(key)
         if progress is None:
-            todo = judged(found, record, await self.store.moves(record.id), seat)
-            progress = self.running[key] = Progress(len(todo))
-            progress.task = asyncio.create_task(self._make(found, record.id, seat, todo, progress))
+            log_ = await self.store.moves(record.id)
+            progress = self.running.get(key)  # (another request began it meanwhile)
+            if progress is None:
+                todo = judged(found, record, log_, seat)
+                progress = self.running[key] = Progress(len(todo))
+                made_ = self._make(found, record.id, seat, todo, progress)
+                progress.task = asyncio.create_task(made_)
         return {"state": "computing", "done": progress.done, "of": progress.total}
 
     async def _make(
@@ -143,7 +147,8 @@ class Coaching:
         except Exception:  # (asked again, it starts again)
             log.exception("analysis of %s from seat %d failed", game_id, seat)
         finally:
-            del self.running[(game_id, seat)]
+            if self.running.get((game_id, seat)) is progress:
+                del self.running[(game_id, seat)]
 
     async def close(self) -> None:
         for progress in list(self.running.values()):

@@ -123,8 +123,12 @@ async def test_the_rooms_make_an_analysis_once_in_the_coach_processes(store: Sto
     assert record is not None and record.status == "finished"
     coaching = Coaching(store, workers=1)
     try:
-        first = await coaching.status(REGISTRY["rummy"], record, 0)
-        assert first == {"state": "computing", "done": 0, "of": 3}
+        both = await asyncio.gather(  # (two asking at once: one making)
+            coaching.status(REGISTRY["rummy"], record, 0),
+            coaching.status(REGISTRY["rummy"], record, 0),
+        )
+        assert list(both) == [{"state": "computing", "done": 0, "of": 3}] * 2
+        assert len(coaching.running) == 1
         again = await coaching.status(REGISTRY["rummy"], record, 0)  # (one making at a time)
         assert again["state"] == "computing" and len(coaching.running) == 1
         for _ in range(600):
