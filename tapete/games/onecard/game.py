@@ -460,18 +460,29 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
     exposed = state.exposed
     if seat == state.turn:
-        fits, blocks = _fit_tables(state)  # playable(), inlined: the engine's hot loop
-        fitting = [c for c in hand if fits[c]]
-        if blocks is not _NONE:
-            fitting += [c for c in hand if blocks[c]]
-        cfg = state.config
-        if len(hand) == 1 and fitting and cfg.no_special_finish and cfg.special(fitting[0]):
-            fitting = []
-        if fitting:
-            fitting.sort()
-            moves = [m for c in fitting for m in _CARD_MOVES[c]]
+        # playable() and _fit_tables(), inlined: the engine's hot loop
+        i = state.discard[-1] * 5 + state.suit + 1
+        if state.attack:
+            fitting = [c for c in hand if _ATTACK[i][c]]
+            if state.config.three_blocks:
+                blocks = _BLOCKS[i]
+                fitting += [c for c in hand if blocks[c]]
         else:
+            fits = _PLAIN[i]
+            fitting = [c for c in hand if fits[c]]
+        if len(hand) == 1 and fitting:
+            cfg = state.config
+            if cfg.no_special_finish and cfg.special(fitting[0]):
+                fitting = []
+        if not fitting:
             moves = [DRAW]
+        elif len(fitting) == 1:
+            moves = list(_CARD_MOVES[fitting[0]])
+        else:
+            fitting.sort()
+            moves = []
+            for c in fitting:
+                moves += _CARD_MOVES[c]
     else:
         moves = []
     if not state.called[seat] and (len(hand) == 2 or seat in exposed):
@@ -518,8 +529,10 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     except ValueError:
         raise IllegalMove("not_in_hand", card=code(move.card)) from None
     c = hand[at]  # the hand's own int (the move's is a Card)
-    fits, blocks = _fit_tables(state)  # _fits(), inlined: the engine's hot path
-    if not (fits[c] or blocks[c]):
+    i = state.discard[-1] * 5 + state.suit + 1  # _fits(), inlined: the engine's hot path
+    if not (
+        (_ATTACK[i][c] or (cfg.three_blocks and _BLOCKS[i][c])) if state.attack else _PLAIN[i][c]
+    ):
         raise _no_fit(state, c)
     if len(hand) == 1 and cfg.no_special_finish and cfg.special(c):
         raise IllegalMove("special_finish")
