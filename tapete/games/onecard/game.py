@@ -611,7 +611,20 @@ def _no_fit(state: State, c: int) -> IllegalMove:
 def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    if playable(state, seat):
+    hand = state.hands[seat]
+    i = state.discard[-1] * 5 + state.suit + 1  # playable(), inlined: a card to play instead?
+    if state.attack:
+        fits = _ATTACK[i]
+        out = [c for c in hand if fits[c]]
+        if state.config.three_blocks:
+            blocks = _BLOCKS[i]
+            out += [c for c in hand if blocks[c]]
+    else:
+        fits = _PLAIN[i]
+        out = [c for c in hand if fits[c]]
+    if out and not (
+        len(hand) == 1 and state.config.no_special_finish and state.config.special(out[0])
+    ):
         raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
     event: Event = {"t": "draw", "seat": seat}
     if state.attack:
