@@ -390,7 +390,6 @@ _BLOCKS: Final = _table(True, True)
 _ATTACK_OR_BLOCK: Final = tuple(
     bytes(a | b for a, b in zip(x, y, strict=True)) for x, y in zip(_ATTACK, _BLOCKS, strict=True)
 )
-_NONE: Final = bytes(54)
 
 
 def fit_row(top: int, suit: int, attack: bool, three_blocks: bool = False) -> bytes:
@@ -406,30 +405,21 @@ def fit_row(top: int, suit: int, attack: bool, three_blocks: bool = False) -> by
     return _PLAIN[i]
 
 
-def _fit_tables(state: State) -> tuple[bytes, bytes]:
-    """The cards that fit now, and (under an attack, with the house rule) the 3s that stop
-    it: legal after the others, in the hand's order."""
-    i = state.discard[-1] * 5 + state.suit + 1
-    if state.attack:
-        return _ATTACK[i], _BLOCKS[i] if state.config.three_blocks else _NONE
-    return _PLAIN[i], _NONE
-
-
-def _fits(state: State, c: int) -> bool:
-    """May ``c`` go on the discard now?"""
-    fits, blocks = _fit_tables(state)
-    return bool(fits[c] or blocks[c])
-
-
 def playable(state: State, seat: int) -> list[int]:
     """The cards of ``seat``'s hand that may be played now, in the hand's order (a 3 that
     stops an attack after the rest); on its turn, ``seat`` may draw only if there are
     none."""
     hand = state.hands[seat]
-    fits, blocks = _fit_tables(state)
-    out = [c for c in hand if fits[c]]
-    if blocks is not _NONE:
-        out += [c for c in hand if blocks[c]]
+    i = state.discard[-1] * 5 + state.suit + 1  # (the discard's row of the tables above)
+    if state.attack:
+        fits = _ATTACK[i]
+        out = [c for c in hand if fits[c]]
+        if state.config.three_blocks:
+            blocks = _BLOCKS[i]
+            out += [c for c in hand if blocks[c]]
+    else:
+        fits = _PLAIN[i]
+        out = [c for c in hand if fits[c]]
     if len(hand) == 1 and out and state.config.no_special_finish and state.config.special(out[0]):
         return []
     return out
@@ -460,20 +450,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
     exposed = state.exposed
     if seat == state.turn:
-        # playable() and _fit_tables(), inlined: the engine's hot loop
-        i = state.discard[-1] * 5 + state.suit + 1
-        if state.attack:
-            fitting = [c for c in hand if _ATTACK[i][c]]
-            if state.config.three_blocks:
-                blocks = _BLOCKS[i]
-                fitting += [c for c in hand if blocks[c]]
-        else:
-            fits = _PLAIN[i]
-            fitting = [c for c in hand if fits[c]]
-        if len(hand) == 1 and fitting:
-            cfg = state.config
-            if cfg.no_special_finish and cfg.special(fitting[0]):
-                fitting = []
+        fitting = playable(state, seat)
         if not fitting:
             moves = [DRAW]
         elif len(fitting) == 1:
@@ -529,7 +506,7 @@ def _play(state: State, seat: int, move: Play, *, timeout: bool) -> list[Event]:
     except ValueError:
         raise IllegalMove("not_in_hand", card=code(move.card)) from None
     c = hand[at]  # the hand's own int (the move's is a Card)
-    i = state.discard[-1] * 5 + state.suit + 1  # _fits(), inlined: the engine's hot path
+    i = state.discard[-1] * 5 + state.suit + 1  # (does it fit? as playable() reads it)
     if not (
         (_ATTACK[i][c] or (cfg.three_blocks and _BLOCKS[i][c])) if state.attack else _PLAIN[i][c]
     ):
@@ -611,20 +588,7 @@ def _no_fit(state: State, c: int) -> IllegalMove:
 def _draw_move(state: State, seat: int, *, timeout: bool) -> list[Event]:
     if seat != state.turn:
         raise IllegalMove("not_your_turn")
-    hand = state.hands[seat]
-    i = state.discard[-1] * 5 + state.suit + 1  # playable(), inlined: a card to play instead?
-    if state.attack:
-        fits = _ATTACK[i]
-        out = [c for c in hand if fits[c]]
-        if state.config.three_blocks:
-            blocks = _BLOCKS[i]
-            out += [c for c in hand if blocks[c]]
-    else:
-        fits = _PLAIN[i]
-        out = [c for c in hand if fits[c]]
-    if out and not (
-        len(hand) == 1 and state.config.no_special_finish and state.config.special(out[0])
-    ):
+    if playable(state, seat):
         raise IllegalMove("must_play" if not state.attack else "must_pass_attack")
     event: Event = {"t": "draw", "seat": seat}
     if state.attack:
