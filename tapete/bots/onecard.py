@@ -702,21 +702,47 @@ def _playout(
     return _judge(state, seat), steps + 1
 
 
+def _sample(
+    t: Table,
+    rng: random.Random,
+    moves: list[onecard.Move],
+    depth: int,
+    policy: Policy,
+    budget: int,
+    least: int = 0,
+    most: int | None = None,
+    deadline: float | None = None,
+) -> tuple[list[float], int, int]:
+    """Every one of ``moves`` played out (:func:`_playout`) on the same fresh deals of the
+    unseen cards (:func:`_deal`): at least ``least`` deals, then more while fewer than
+    ``budget`` engine moves were used, fewer than ``most`` deals made and ``deadline``
+    (:func:`time.perf_counter`) not reached. Each move's summed results, the deals, the
+    engine moves used."""
+    results = [0.0] * len(moves)
+    deals = used = 0
+    while deals < least or (
+        used < budget
+        and (most is None or deals < most)
+        and (deadline is None or time.perf_counter() < deadline)
+    ):
+        dealt = onecard.load(_deal(t, rng))
+        for i, move in enumerate(moves):
+            won, steps = _playout(dealt, t.seat, move, depth, policy)
+            used += steps
+            results[i] += won
+        deals += 1
+    return results, deals, used
+
+
 def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -> JSON:
     """Determinized playouts: deal the unseen cards at random (consistently with the view),
     try every candidate on the same deals, and keep the one that wins most often, the
     evaluation (``priors``) settling close calls."""
     rng = _rng(view, "dificil", "search")
     moves = [onecard.parse_move(m) for m in candidates]
-    totals = [0.0] * len(moves)
-    used = deals = 0
-    while deals < 4 or (used < SEARCH_MOVES and deals < 200):
-        dealt = onecard.load(_deal(t, rng))
-        for i, move in enumerate(moves):
-            won, steps = _playout(dealt, t.seat, move, SEARCH_DEPTH, _playout_move)
-            used += steps
-            totals[i] += won
-        deals += 1
+    totals, deals, _ = _sample(
+        t, rng, moves, SEARCH_DEPTH, _playout_move, SEARCH_MOVES, least=4, most=200
+    )
     top = max(priors)
     best = max(range(len(moves)), key=lambda i: (totals[i] / deals + PRIOR * (priors[i] - top), -i))
     return candidates[best]
@@ -812,15 +838,14 @@ def _master_search(
         return wins[i] / tries[i] + MASTER_PRIOR * (priors[i] - top) if tries[i] else -1e9
 
     for _ in range(rounds):
-        spent = 0
-        share = budget // rounds
-        while spent < share and time.perf_counter() < deadline:
-            dealt = onecard.load(_deal(t, rng))
-            for i in alive:
-                won, steps = _playout(dealt, t.seat, moves[i], MASTER_DEPTH, _master_playout_move)
-                spent += steps
-                wins[i] += won
-                tries[i] += 1
+        tried = [moves[i] for i in alive]
+        results, deals, _ = _sample(
+            t, rng, tried, MASTER_DEPTH, _master_playout_move, budget // rounds,
+            deadline=deadline,
+        )  # fmt: skip
+        for i, won in zip(alive, results, strict=True):
+            wins[i] += won
+            tries[i] += deals
         if len(alive) > 2:
             alive.sort(key=lambda i: (-mean(i), i))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
@@ -893,15 +918,7 @@ def _chances(t: Table, view: JSON, candidates: list[JSON], budget: int) -> list[
         return [1.0] * len(candidates)
     rng = _rng(view, "coach", "search")
     moves = [onecard.parse_move(m) for m in candidates]
-    wins = [0.0] * len(moves)
-    deals = spent = 0
-    while spent < budget or deals < 8:
-        dealt = onecard.load(_deal(t, rng))
-        for i, m in enumerate(moves):
-            won, steps = _playout(dealt, t.seat, m, MASTER_DEPTH, _master_playout_move)
-            spent += steps
-            wins[i] += won
-        deals += 1
+    wins, deals, _ = _sample(t, rng, moves, MASTER_DEPTH, _master_playout_move, budget, least=8)
     return [w / deals for w in wins]
 
 
