@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from servers import serve
 
 from tapete.games import rummy
-from tests.rooms.test_analysis import MOVES, POSITION
+from tests.rooms.test_analysis import MOVES, ONE_CARD, ONE_CARD_MOVES, POSITION
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -121,25 +121,15 @@ def test_the_analysis_of_a_finished_game(
 def test_one_cards_analysis_names_the_card_that_won(
     browser: Any, url: str, work: Path, screenshots: Path
 ) -> None:
-    """Heads-up a J plays again: J♥ then 5♥ would have won at once; the player threw 5♥
-    first (the opponent drew, and J♥ won a turn later)."""
+    """The missed J heads-up of ``ONE_CARD`` (tests/rooms/test_analysis.py)."""
     from tapete.games import onecard
 
-    position = {
-        "hands": ["JH 5H", "2S 4D 6C 8D 9S"], "discard": "3H", "stock": "10C 10D",
-        "called": [True, True],
-    }  # fmt: skip
-    moves: list[tuple[int, dict[str, Any]]] = [
-        (0, {"type": "play", "card": "5H"}),
-        (1, {"type": "draw"}),
-        (0, {"type": "play", "card": "JH"}),
-    ]
     made = context(browser, PHONE, "es-ES")
     try:
         page: Page = made.new_page()
         page.goto(f"{url}/")
         me = page.request.get(f"{url}/api/cuenta/datos").json()["account"]["id"]
-        finished_game(work, me, "anonecard", onecard, position, moves)
+        finished_game(work, me, "anonecard", onecard, ONE_CARD, ONE_CARD_MOVES)
         page.goto(f"{url}/partida/anonecard/analisis")
         costly = page.locator("#analysis-costly-list .analysis-move")
         expect(costly).to_have_count(1, timeout=30_000)

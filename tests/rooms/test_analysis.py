@@ -80,20 +80,23 @@ def test_a_game_still_played_and_a_game_without_a_coach_are_refused() -> None:
         analyse(REGISTRY["peaje"], record(None, "peaje"), [], 0)
 
 
+# One Card heads-up, where a J plays again: J♥ then 5♥ wins at once; the player threw 5♥
+# first, which gave the opponent a turn (it drew, and J♥ won a turn later)
+ONE_CARD: dict[str, Any] = {
+    "hands": ["JH 5H", "2S 4D 6C 8D 9S"], "discard": "3H", "stock": "10C 10D",
+    "called": [True, True],
+}  # fmt: skip
+ONE_CARD_MOVES: list[tuple[int, dict[str, Any]]] = [
+    (0, {"type": "play", "card": "5H"}),
+    (1, {"type": "draw"}),
+    (0, {"type": "play", "card": "JH"}),  # (its last card: no choice to judge)
+]
+
+
 def test_one_card_the_coach_finds_the_win_a_player_missed() -> None:
-    """Heads-up a J plays again: J♥ then 5♥ wins at once; 5♥ first gave the opponent a
-    turn (it drew, and J♥ won a turn later)."""
     from tapete.games import onecard
 
-    position = {
-        "hands": ["JH 5H", "2S 4D 6C 8D 9S"], "discard": "3H", "stock": "10C 10D",
-        "called": [True, True],
-    }  # fmt: skip
-    moves: list[tuple[int, dict[str, Any]]] = [
-        (0, {"type": "play", "card": "5H"}),
-        (1, {"type": "draw"}),
-        (0, {"type": "play", "card": "JH"}),  # (its last card: no choice to judge)
-    ]
+    position, moves = ONE_CARD, ONE_CARD_MOVES
     state = onecard.load(position)
     for seat, move in moves:
         onecard.apply(state, seat, onecard.parse_move(move))
