@@ -58,14 +58,21 @@ export function toast(text) {
   toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
 }
 
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /** Open a <dialog> (modal: the rest of the page inert, Esc cancels it unless ``sticky``);
- * when it closes, the focus goes back where it was (or, if that is gone, to ``then()``). */
+ * when it closes, the focus goes back where it was — if that was drawn anew meanwhile, to the
+ * first control where it was; if that is gone too, to ``then()``. */
 export function openDialog(dialog, { modal = true, sticky = false, then = null } = {}) {
   if (dialog.open) return;
   const back = document.activeElement;
+  const home = back && back !== document.body ? back.parentElement : null;
   dialog.oncancel = sticky ? (ev) => ev.preventDefault() : null;
   dialog.addEventListener("close", () => {
-    const to = back && back.isConnected && back !== document.body ? back : then && then();
+    let to = back && back.isConnected && back !== document.body ? back : null;
+    // the table was drawn anew while the dialog was open: the first control where it was
+    if (!to && home && home.isConnected) to = home.querySelector(FOCUSABLE);
+    to = to || (then && then());
     if (to) to.focus();
     else if (dialog.contains(document.activeElement)) document.activeElement.blur(); // (not left inside)
   }, { once: true });
