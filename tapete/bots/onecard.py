@@ -51,6 +51,7 @@ from typing import Any, Final
 from tapete.bots import BotSpec, Level
 from tapete.games import onecard
 from tapete.i18n import N_
+from tapete.rng import Rng
 
 JSON = dict[str, Any]
 Choice = tuple[JSON, float]
@@ -570,7 +571,20 @@ JUDGE_SLOPE: Final = 0.45
 _TRACKED: Final = ((0, "JK", 2), (2, "2", 4), (13, "K", 4), (14, "A", 4))
 
 
-def _deal(t: Table, rng: random.Random) -> JSON:
+@dataclass(slots=True)
+class Dealt:
+    """A deal of the unseen cards consistent with a view (:func:`_deal`): every hand (the
+    seat's own as it is), the stock (top last), the discard (top last), the attack cards
+    counted as seen by rank, and the state of the generator that reshuffles the stock."""
+
+    hands: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    seen: list[int]
+    rng: int
+
+
+def _deal(t: Table, rng: random.Random) -> Dealt:
     """A position consistent with the view: the unseen cards dealt at random to the other
     hands (each avoiding the suits it was seen to lack, as far as the cards allow) and the
     stock; the attack cards counted out in ``seen`` and the cards played in the log are
@@ -633,20 +647,28 @@ def _deal(t: Table, rng: random.Random) -> JSON:
     seen = [0] * 15
     for r, key, _ in _TRACKED:
         seen[r] = t.seen.get(key, 0)
-    return {
-        "config": onecard.config_json(cfg),
-        "hands": hands,
-        "stock": pool,
-        "discard": discard,
-        "turn": t.seat,
-        "direction": t.direction,
-        "suit": "*" if t.suit == ANY else onecard.SUIT_CODES[t.suit],
-        "attack": t.attack,
-        "called": [True] * t.n,
-        "voids": list(t.voids),
-        "seen": seen,
-        "rng": rng.getrandbits(64),
-    }
+    return Dealt(hands, pool, discard, seen, rng.getrandbits(64))
+
+
+def _dealt_state(t: Table, d: Dealt) -> onecard.State:
+    """A dealt position as the engine's state (what ``onecard.load`` of it would give:
+    every seat has called, no one is exposed, the first turn of a hand)."""
+    return onecard.State(
+        config=t.config,
+        hands=[list(h) for h in d.hands],
+        stock=list(d.stock),
+        discard=list(d.discard),
+        rng=Rng(d.rng),
+        turn=t.seat,
+        direction=t.direction,
+        suit=t.suit,
+        attack=t.attack,
+        called=[True] * t.n,
+        turns=1,
+        timeouts=[0] * t.n,
+        voids=list(t.voids),
+        seen=list(d.seen),
+    )
 
 
 def _playout_move(state: onecard.State, seat: int) -> onecard.Move:
@@ -687,12 +709,11 @@ Policy = Callable[[onecard.State, int], onecard.Move]
 
 
 def _playout(
-    dealt: onecard.State, seat: int, move: onecard.Move, depth: int, policy: Policy
+    state: onecard.State, seat: int, move: onecard.Move, depth: int, policy: Policy
 ) -> tuple[float, int]:
-    """``move`` made by ``seat`` on a copy of a dealt position, then every seat playing
-    ``policy`` for at most ``depth`` moves: how it went for ``seat`` (:func:`_judge`) and
-    the engine moves it took."""
-    state = dealt.copy()
+    """``move`` made by ``seat`` on a dealt position (changed in place), then every seat
+    playing ``policy`` for at most ``depth`` moves: how it went for ``seat``
+    (:func:`_judge`) and the engine moves it took."""
     onecard.apply(state, seat, move)
     steps = 0
     while state.result is None and steps < depth:
@@ -702,18 +723,30 @@ def _playout(
     return _judge(state, seat), steps + 1
 
 
+Playout = Callable[["Table", "Dealt", int, onecard.Move, int], tuple[float, int]]
+"""A playout from a deal (:func:`_quick_playout`, :func:`_fast_playout`): the table, the
+deal, the seat, its move, the depth; how it went for the seat and the moves it took."""
+
+
+def _quick_playout(
+    t: Table, d: Dealt, seat: int, move: onecard.Move, depth: int
+) -> tuple[float, int]:
+    """difícil's playouts: the engine itself, every seat playing :func:`_playout_move`."""
+    return _playout(_dealt_state(t, d), seat, move, depth, _playout_move)
+
+
 def _sample(
     t: Table,
     rng: random.Random,
     moves: list[onecard.Move],
     depth: int,
-    policy: Policy,
+    playout: Playout,
     budget: int,
     least: int = 0,
     most: int | None = None,
     deadline: float | None = None,
 ) -> tuple[list[float], int, int]:
-    """Every one of ``moves`` played out (:func:`_playout`) on the same fresh deals of the
+    """Every one of ``moves`` played out (``playout``) on the same fresh deals of the
     unseen cards (:func:`_deal`): at least ``least`` deals, then more while fewer than
     ``budget`` engine moves were used, fewer than ``most`` deals made and ``deadline``
     (:func:`time.perf_counter`) not reached. Each move's summed results, the deals, the
@@ -725,9 +758,9 @@ def _sample(
         and (most is None or deals < most)
         and (deadline is None or time.perf_counter() < deadline)
     ):
-        dealt = onecard.load(_deal(t, rng))
+        dealt = _deal(t, rng)
         for i, move in enumerate(moves):
-            won, steps = _playout(dealt, t.seat, move, depth, policy)
+            won, steps = playout(t, dealt, t.seat, move, depth)
             used += steps
             results[i] += won
         deals += 1
@@ -741,7 +774,7 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
     rng = _rng(view, "dificil", "search")
     moves = [onecard.parse_move(m) for m in candidates]
     totals, deals, _ = _sample(
-        t, rng, moves, SEARCH_DEPTH, _playout_move, SEARCH_MOVES, least=4, most=200
+        t, rng, moves, SEARCH_DEPTH, _quick_playout, SEARCH_MOVES, least=4, most=200
     )
     top = max(priors)
     best = max(range(len(moves)), key=lambda i: (totals[i] / deals + PRIOR * (priors[i] - top), -i))
@@ -750,10 +783,10 @@ def _search(t: Table, view: JSON, candidates: list[JSON], priors: list[float]) -
 
 # --- maestro ---------------------------------------------------------------------------
 
-MASTER_MOVES: Final = 24000
-"""Engine moves a maestro decision may simulate (a count, so that the same view gets the
-same answer on any machine that is fast enough): about 100 ms on a 2-core x86-64 with
-CPython 3.11 (``bench/onecard_bots.py``)."""
+MASTER_MOVES: Final = 60000
+"""Moves a maestro decision may simulate in its own loop (:class:`Sim`; a count, so that
+the same view gets the same answer on any machine that is fast enough): about 95 ms on a
+2-core x86-64 with CPython 3.11 (``bench/onecard_bots.py``)."""
 MASTER_SECONDS: Final = 0.15
 """A maestro decision stops searching after this long, whatever is left of its count (a
 slow or loaded machine then plays on what it has: the budget is never overrun)."""
@@ -794,6 +827,198 @@ def _master_playout_move(state: onecard.State, seat: int) -> onecard.Move:
         if score > best_score:
             best, best_score = move, score
     return best
+
+
+_PLAIN_FIT, _ATTACK_FIT, _BLOCK_FIT = onecard.FIT_TABLES
+_RULES: dict[onecard.Config, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
+
+
+def _rules(config: onecard.Config) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Each card's attack value and whether it is special, for ``config`` (looked up by
+    :func:`_fast_playout`'s loop)."""
+    found = _RULES.get(config)
+    if found is None:
+        found = _RULES[config] = (
+            tuple(config.attack_value(c) for c in range(54)),
+            tuple(config.special(c) for c in range(54)),
+        )
+    return found
+
+
+class Sim:
+    """A dealt game as maestro's own loop (:func:`_run`) plays it: the rules of
+    :func:`tapete.games.onecard.apply` for plays and draws, without the events, the log,
+    the clocks and what only a view needs (its seats have all called and no one catches).
+    A test plays it against the engine on thousands of deals: the same games."""
+
+    __slots__ = (
+        "attack", "direction", "discard", "hands", "king_again", "last_plain", "moves", "rng",
+        "seed", "special", "stock", "suit", "suits", "three", "turn", "values", "winner",
+    )  # fmt: skip
+
+    def __init__(self, t: Table, d: Dealt) -> None:
+        config = t.config
+        self.values, self.special = _rules(config)
+        self.three = config.three_blocks
+        self.last_plain = config.no_special_finish
+        self.king_again = config.king_again
+        self.hands = hands = [list(h) for h in d.hands]
+        self.suits = [[0, 0, 0, 0, 0] for _ in hands]  # each hand's cards by suit, jokers last
+        for h, counts in zip(hands, self.suits, strict=True):
+            for x in h:
+                counts[x // 13 if x < 52 else 4] += 1
+        self.stock, self.discard = list(d.stock), list(d.discard)
+        self.turn, self.direction, self.suit, self.attack = t.seat, t.direction, t.suit, t.attack
+        self.seed = d.rng
+        self.rng: Rng | None = None  # the engine's, made at the first reshuffle
+        self.winner = -1
+        self.moves = 0
+
+    def fitting(self) -> list[int]:
+        """The cards the seat to move may play (``onecard.playable``, in the hand's order)."""
+        hand = self.hands[self.turn]
+        i = self.discard[-1] * 5 + self.suit + 1
+        if self.attack:
+            fits = _ATTACK_FIT[i]
+            cards = [x for x in hand if fits[x]]
+            if self.three:
+                blocks = _BLOCK_FIT[i]
+                cards += [x for x in hand if blocks[x]]
+        else:
+            fits = _PLAIN_FIT[i]
+            cards = [x for x in hand if fits[x]]
+        if self.last_plain and len(hand) == 1 and cards and self.special[cards[0]]:
+            return []
+        return cards
+
+    def named(self) -> int:
+        """The suit a 7 of the seat to move names: the one it holds most."""
+        counts = self.suits[self.turn]
+        return max(range(4), key=counts.__getitem__)
+
+    def judge(self, seat: int) -> float:
+        """:func:`_judge`: 1 for a win, 0 for a loss; unfinished, by the cards in hand."""
+        if self.winner >= 0:
+            return 1.0 if self.winner == seat else 0.0
+        weights = [math.exp(-JUDGE_SLOPE * len(h)) for h in self.hands]
+        return weights[seat] / sum(weights)
+
+
+def _run(sim: Sim, first: tuple[int, int] | None, limit: int) -> None:
+    """Play ``first`` (a card and the suit a 7 names; card -1: draw) if given, then the
+    policy of :func:`_master_playout_move` for every seat, until the game is over or
+    ``limit`` moves were made. The hot loop of maestro and the coach: the state lives in
+    locals while it runs."""
+    values, special, three = sim.values, sim.special, sim.three
+    last_plain, king_again = sim.last_plain, sim.king_again
+    hands, suits, stock, discard = sim.hands, sim.suits, sim.stock, sim.discard
+    n = len(hands)
+    turn, direction, suit, attack = sim.turn, sim.direction, sim.suit, sim.attack
+    top = discard[-1]
+    rng = sim.rng
+    steps = 0
+    c = named = -1
+    if first is not None:
+        c, named = first
+    while steps < limit and sim.winner < 0:
+        hand = hands[turn]
+        if steps or first is None:  # the policy, :func:`_master_playout_move`
+            i = top * 5 + suit + 1
+            if attack:
+                fits = _ATTACK_FIT[i]
+                cards = [x for x in hand if fits[x]]
+                if three:
+                    blocks = _BLOCK_FIT[i]
+                    cards += [x for x in hand if blocks[x]]
+            else:
+                fits = _PLAIN_FIT[i]
+                cards = [x for x in hand if fits[x]]
+            if last_plain and len(hand) == 1 and cards and special[cards[0]]:
+                cards = []
+            if not cards:
+                c = -1
+            elif len(cards) == 1 and (cards[0] >= 52 or cards[0] % 13 != 5):
+                c = cards[0]
+            else:
+                counts = suits[turn]
+                named = max(range(4), key=counts.__getitem__)
+                if attack:
+                    pressed = True
+                elif n == 2:
+                    pressed = len(hands[1 - turn]) <= 3
+                else:
+                    pressed = min(len(h) for h in hands if h is not hand) <= 3
+                c, best_score = 99, -99
+                for x in cards:  # the best score; of equals, the lowest card
+                    if x >= 52:
+                        score = 10 if pressed else -20
+                    elif x % 13 == 5:
+                        score = -10 + counts[named]
+                    else:
+                        score = counts[x // 13]
+                        if values[x] and not attack:
+                            score += 8 if pressed else -6
+                    if score > best_score or (score == best_score and x < c):
+                        c, best_score = x, score
+        steps += 1
+        if c < 0:  # draw: the attack, or one card
+            want = attack or 1
+            attack = 0
+            counts = suits[turn]
+            for _ in range(want):
+                if not stock:
+                    if len(discard) <= 1:
+                        break
+                    stock, discard = discard[:-1], discard[-1:]
+                    if rng is None:
+                        rng = Rng(sim.seed)
+                    rng.shuffle(stock)
+                x = stock.pop()
+                hand.append(x)
+                counts[x // 13 if x < 52 else 4] += 1
+            turn = (turn + direction) % n
+        else:
+            hand.remove(c)
+            discard.append(c)
+            top = c
+            if c >= 52:
+                r, suit = 0, -1
+                suits[turn][4] -= 1
+            else:
+                r = c % 13 + 2
+                suits[turn][c // 13] -= 1
+                suit = named if r == 7 else c // 13
+            v = values[c]
+            if v:
+                attack += v
+            elif r == 3 and three and attack:
+                attack = 0
+            if not hand:
+                sim.winner = turn
+                break
+            if r == 11:
+                turn = (turn + 2 * direction) % n
+            elif r == 12:
+                if n > 2:
+                    direction = -direction
+                turn = (turn + direction) % n
+            elif not (r == 13 and king_again):
+                turn = (turn + direction) % n
+    sim.stock, sim.discard, sim.rng = stock, discard, rng
+    sim.turn, sim.direction, sim.suit, sim.attack = turn, direction, suit, attack
+    sim.moves += steps
+
+
+def _fast_playout(
+    t: Table, d: Dealt, seat: int, move: onecard.Move, depth: int
+) -> tuple[float, int]:
+    """:func:`_playout` of :func:`_master_playout_move` on :func:`_dealt_state`, the same
+    game move for move and the same answer, played by :class:`Sim`."""
+    sim = Sim(t, d)
+    _run(
+        sim, (int(move.card), int(move.suit)) if type(move) is onecard.Play else (-1, -1), depth + 1
+    )
+    return sim.judge(seat), sim.moves
 
 
 def maestro_turn(view: JSON, budget: int = MASTER_MOVES, seconds: float = MASTER_SECONDS) -> JSON:
@@ -840,7 +1065,7 @@ def _master_search(
     for _ in range(rounds):
         tried = [moves[i] for i in alive]
         results, deals, _ = _sample(
-            t, rng, tried, MASTER_DEPTH, _master_playout_move, budget // rounds,
+            t, rng, tried, MASTER_DEPTH, _fast_playout, budget // rounds,
             deadline=deadline,
         )  # fmt: skip
         for i, won in zip(alive, results, strict=True):
@@ -918,7 +1143,7 @@ def _chances(t: Table, view: JSON, candidates: list[JSON], budget: int) -> list[
         return [1.0] * len(candidates)
     rng = _rng(view, "coach", "search")
     moves = [onecard.parse_move(m) for m in candidates]
-    wins, deals, _ = _sample(t, rng, moves, MASTER_DEPTH, _master_playout_move, budget, least=8)
+    wins, deals, _ = _sample(t, rng, moves, MASTER_DEPTH, _fast_playout, budget, least=8)
     return [w / deals for w in wins]
 
 

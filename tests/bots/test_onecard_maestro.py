@@ -91,3 +91,53 @@ def test_maestro_takes_a_win() -> None:
     assert bots.maestro_turn(view, BUDGET, math.inf) == {"type": "play", "card": "JH"}
     answer = bots.choose(view, "maestro")
     assert answer is not None and answer[0] in view["legal"]
+
+
+HOUSE: list[dict[str, Any]] = [
+    {},
+    {"two_attack": True, "jokers": True},
+    {"king_again": True, "three_blocks": True},
+    {"no_special_finish": True, "jokers": True, "three_blocks": True},
+    {name: True for name in onecard.OPTIONS} | {"penalty": 4},
+]
+
+
+def test_the_fast_playouts_play_the_engines_games() -> None:
+    """maestro's own loop (``_fast_playout``) against the engine driven by the same policy
+    (``_playout`` of ``_master_playout_move``): from positions of seeded games with every
+    set of house rules and 2–4 players, every legal first move on several deals, played to
+    the end (reshuffles of the discard included) — the same result and the same number of
+    moves every time."""
+    compared = reshuffled = 0
+    for k, house in enumerate(HOUSE):
+        for seed in range(12):
+            players = 2 + (seed + k) % 3
+            state = onecard.new(onecard.parse_config({"players": players, **house}), seed)
+            rng = random.Random(seed)
+            for turn in range(60):
+                if state.result is not None:
+                    break
+                seat = state.turn
+                view = onecard.view(state, seat)
+                if turn % 7 == 0 and not state.exposed:
+                    t = bots.Table.read(view)
+                    moves = [
+                        m
+                        for m in onecard.legal_moves(state, seat)
+                        if type(m) in (onecard.Play, onecard.Draw)
+                    ]
+                    for _ in range(3):
+                        d = bots._deal(t, rng)
+                        for move in moves:
+                            dealt = bots._dealt_state(t, d)
+                            slow = bots._playout(dealt, seat, move, 400, bots._master_playout_move)
+                            fast = bots._fast_playout(t, d, seat, move, 400)
+                            assert fast == slow, (house, seed, turn, str(move))
+                            compared += 1
+                        reshuffled += len(d.stock) < 12
+                legal = onecard.legal_moves(state, seat)
+                onecard.apply(state, seat, rng.choice(legal))
+                for s in list(state.exposed):  # the catch window closes: play on
+                    onecard.apply(state, s, onecard.WINDOWS[s])
+    assert compared > 1000
+    assert reshuffled > 20  # short stocks: the reshuffle is compared too

@@ -13,6 +13,7 @@ from tapete.games.onecard.game import (
     CLOCK_MOVES,
     CONFIG,
     DRAW,
+    FIT_TABLES,
     HAND_SIZE,
     HOUSE,
     MOVES,
@@ -81,15 +82,15 @@ from tapete.i18n import N_
 from tapete.rng import Rng
 
 __all__ = [
-    "ANY_SUIT", "A_RANK", "CALL", "CATCHES", "CLOCK_MOVES", "CONFIG", "DRAW", "HAND_SIZE",
-    "HOUSE", "JOKERS", "JOKER_CODES", "MOVES", "NO_SUIT", "OPTIONS", "PLAYS", "POSITIONS",
-    "RANK_CODES", "SEVENS", "SPEC", "SUIT_CODES", "SUIT_SYMBOLS", "TIMEOUT", "TURN_LIMIT",
-    "WINDOWS", "Call", "Card", "Catch", "CloseWindow", "Config", "Draw", "FollowCode", "Move",
-    "Pile", "Play", "Position", "Seat", "State", "Suit", "Timeout", "actors", "all_cards",
-    "apply", "card", "card_words", "cards", "clock_move", "clocks", "code", "config_json",
-    "cut", "dump", "fit_mask", "fit_row", "fmt", "legal_moves", "load", "move", "name_param",
-    "names", "new", "outcome", "parse_config", "parse_move", "playable", "rank_of", "seats",
-    "suit_of", "view",
+    "ANY_SUIT", "A_RANK", "CALL", "CATCHES", "CLOCK_MOVES", "CONFIG", "DRAW", "FIT_TABLES",
+    "HAND_SIZE", "HOUSE", "JOKERS", "JOKER_CODES", "MOVES", "NO_SUIT", "OPTIONS", "PLAYS",
+    "POSITIONS", "RANK_CODES", "SEVENS", "SPEC", "SUIT_CODES", "SUIT_SYMBOLS", "TIMEOUT",
+    "TURN_LIMIT", "WINDOWS", "Call", "Card", "Catch", "CloseWindow", "Config", "Draw",
+    "FollowCode", "Move", "Pile", "Play", "Position", "Seat", "State", "Suit", "Timeout", "actors",
+    "all_cards", "apply", "card", "card_words", "cards", "clock_move", "clocks", "code",
+    "config_json", "cut", "dump", "fit_mask", "fit_row", "fmt", "legal_moves", "load", "move",
+    "name_param", "names", "new", "outcome", "parse_config", "parse_move", "playable", "rank_of",
+    "seats", "suit_of", "view",
 ]  # fmt: skip
 
 from tapete.games import onecard as _rules

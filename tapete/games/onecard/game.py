@@ -387,6 +387,10 @@ def _table(attack: bool, blocks: bool = False) -> tuple[bytes, ...]:
 _PLAIN: Final = _table(False)
 _ATTACK: Final = _table(True)
 _BLOCKS: Final = _table(True, True)
+FIT_TABLES: Final = (_PLAIN, _ATTACK, _BLOCKS)
+"""The tables for searching bots that simulate the rules in a loop of their own: plain,
+under attack, the 3s that block it (``table[top * 5 + suit + 1][card]``; the rows of
+:func:`fit_row`)."""
 _ATTACK_OR_BLOCK: Final = tuple(
     bytes(a | b for a, b in zip(x, y, strict=True)) for x, y in zip(_ATTACK, _BLOCKS, strict=True)
 )
