@@ -7,25 +7,32 @@ BENCHENV ?= .benchenv
 
 .PHONY: run check test lint system-deps bench bench-peers clean
 
-$(VENV)/.installed: pyproject.toml
+# (the install compiles One Card's rules, setup.py says how; an edit of them is compiled
+# again before the next run or test: until then the source runs, tapete/compiled.py)
+$(VENV)/.installed: pyproject.toml setup.py
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e .
+	touch $@ $(VENV)/.compiled
+
+$(VENV)/.compiled: $(VENV)/.installed tapete/games/onecard/game.py
+	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.installed
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
-run: $(VENV)/.installed
+run: $(VENV)/.compiled
 	$(VENV)/bin/tapete serve
 
 # Debian packages the tests use: chromium and chromium-headless-shell (browser tests: most
 # run in the headless shell, tests/e2e/conftest.py says why), postgresql (the store on
 # PostgreSQL), redis-server and caddy (several processes as one hall, behind one address),
-# nodejs and npm (the JS lint)
+# nodejs and npm (the JS lint), gcc (One Card's rules compiled: setup.py)
 system-deps:
 	@missing=""; \
+	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v chromium-headless-shell >/dev/null 2>&1 || missing="$$missing chromium-headless-shell"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
@@ -59,7 +66,7 @@ lint: $(VENV)/.dev node_modules/.installed
 # The developer's loop, after every change (under a minute here): the lint, and every test
 # that starts no process (no browser, no PostgreSQL, Redis or Caddy, no tapete serve) and is
 # not a long playout — tests/conftest.py marks them «processes» and «slow».
-check: $(VENV)/.dev node_modules/.installed lint
+check: $(VENV)/.dev $(VENV)/.compiled node_modules/.installed lint
 	$(PY) -m pytest -W error -q -n 2 --ignore=tests/e2e -m "not processes and not slow"
 
 # The room, table and socket tests once more with the three speed-ups at stock: the stock
@@ -78,7 +85,7 @@ STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_
 # waits on Chromium and its server, the rest is Python (bench/RESULTS.md, «The browser suite
 # on two workers»); then the stock run. The lint's and the browser suite's reports follow the
 # rest's; any part failing fails.
-test: $(VENV)/.dev node_modules/.installed system-deps
+test: system-deps $(VENV)/.dev $(VENV)/.compiled node_modules/.installed
 	@lintlog=$$(mktemp); log=$$(mktemp); \
 	$(MAKE) -s lint >"$$lintlog" 2>&1 & linting=$$!; \
 	$(PY) -m pytest -W error -n 2 tests/e2e >"$$log" 2>&1 & browser=$$!; \
@@ -93,7 +100,7 @@ test: $(VENV)/.dev node_modules/.installed system-deps
 	  "the browser tests: exit $$e2e =="; \
 	[ $$lint -eq 0 ] && [ $$rest -eq 0 ] && [ $$stock -eq 0 ] && [ $$e2e -eq 0 ]
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.compiled
 	$(PY) bench/guerra.py
 	$(PY) bench/onecard_bots.py
 	$(PY) bench/rummy_bots.py

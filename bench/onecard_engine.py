@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> None:
 
     print("One Card engine benchmark")
     print(f"machine: {machine()}")
+    engine = "compiled (mypyc, setup.py)" if onecard.COMPILED else "from its source (not compiled)"
+    print(f"Tapete's One Card rules: {engine}")
     print(f"load average before: {load()}")
     print(f"RLCard players check: {check_uno_players()}")
     print(

@@ -7,6 +7,7 @@ of :mod:`tapete.cards` as the engine's integers, and the jokers), the rules, pur
 from typing import Final
 
 from tapete.games.onecard import names
+from tapete.games.onecard.built import COMPILED  # (before .game: it picks the rules' module)
 from tapete.games.onecard.game import (
     CALL,
     CATCHES,
@@ -82,9 +83,9 @@ from tapete.i18n import N_
 from tapete.rng import Rng
 
 __all__ = [
-    "ANY_SUIT", "A_RANK", "CALL", "CATCHES", "CLOCK_MOVES", "CONFIG", "DRAW", "FIT_TABLES",
-    "HAND_SIZE", "HOUSE", "JOKERS", "JOKER_CODES", "MOVES", "NO_SUIT", "OPTIONS", "PLAYS",
-    "POSITIONS", "RANK_CODES", "SEVENS", "SPEC", "SUIT_CODES", "SUIT_SYMBOLS", "TIMEOUT",
+    "ANY_SUIT", "A_RANK", "CALL", "CATCHES", "CLOCK_MOVES", "COMPILED", "CONFIG", "DRAW",
+    "FIT_TABLES", "HAND_SIZE", "HOUSE", "JOKERS", "JOKER_CODES", "MOVES", "NO_SUIT", "OPTIONS",
+    "PLAYS", "POSITIONS", "RANK_CODES", "SEVENS", "SPEC", "SUIT_CODES", "SUIT_SYMBOLS", "TIMEOUT",
     "TURN_LIMIT", "WINDOWS", "Call", "Card", "Catch", "CloseWindow", "Config", "Draw",
     "FollowCode", "Move", "Pile", "Play", "Position", "Seat", "State", "Suit", "Timeout", "actors",
     "all_cards", "apply", "card", "card_words", "cards", "clock_move", "clocks", "code",
