@@ -1,4 +1,5 @@
-"""One Card bots at the seed's three levels: ``facil``, ``normal``, ``dificil``.
+"""One Card bots at the seed's three levels, ``facil``, ``normal``, ``dificil``, and
+``maestro`` above them.
 
 A bot reads only a seat's ``view`` (the JSON dict of :func:`tapete.games.onecard.view`)
 and answers with one move taken from ``view["legal"]`` plus a delay in seconds: how long
@@ -28,6 +29,10 @@ What each level does:
   simulated moves, so the answer does not depend on the machine's speed), the evaluation
   settling close calls. It calls One Card as soon as it holds two cards (0.3–0.8 s), so
   it is never left open to a catch, and catches in 0.3–1.0 s.
+* **maestro**, heads-up, tries every sensible play in playouts to the end of the game on
+  many deals of the unseen cards consistent with its view (60,000 simulated moves or 150 ms
+  a decision, in a loop of its own: :class:`Sim`), difícil's evaluation breaking ties; with
+  three or four players it plays as difícil. It calls and catches as difícil does.
 
 >>> from tapete.games import onecard
 >>> s = onecard.load({"hands": ["5H 9C", "5S 2D 3D"], "discard": "5D"})
@@ -56,10 +61,10 @@ from tapete.rng import Rng
 JSON = dict[str, Any]
 Choice = tuple[JSON, float]
 
-LEVELS: Final = ("facil", "normal", "dificil")
 MAESTRO: Final = "maestro"
-"""The searching level above difícil (issue 26, in progress): played by the benches and
-the tests; not offered at a table until its search runs off the event loop."""
+"""The searching level above difícil: its decisions run in the rooms' search processes
+(``BotSpec.searching``, ``Settings.search_workers``)."""
+LEVELS: Final = ("facil", "normal", "dificil", MAESTRO)
 _ALIASES: Final = {"fácil": "facil", "difícil": "dificil", "easy": "facil", "hard": "dificil"}
 
 CARD: Final[dict[str, int]] = {onecard.code(c): c for c in range(54)}
@@ -92,7 +97,7 @@ THINK_TIMES: Final[dict[str, tuple[float, float]]] = {
 def level_name(level: str) -> str:
     """``"difícil"`` → ``"dificil"``; raises ValueError on an unknown level."""
     name = _ALIASES.get(level, level)
-    if name not in LEVELS and name != MAESTRO:
+    if name not in LEVELS:
         raise ValueError(f"unknown One Card bot level {level!r}")
     return name
 
@@ -1035,7 +1040,11 @@ def _master_move(t: Table, moves: list[JSON], view: JSON, budget: int, seconds: 
     """maestro: every sensible play (a 7 naming each suit worth naming) tried in playouts
     to the end of the game on deals of the unseen cards consistent with the view — the
     same deals for every play — halving the plays still tried after each round, so that
-    most of the budget goes to the close calls; difícil's evaluation breaks ties."""
+    most of the budget goes to the close calls; difícil's evaluation breaks ties. With three
+    or four players, difícil's move: there the playouts measured worse (23.7 % as one
+    against three difícil, 25 % being parity; ``bench/RESULTS.md``)."""
+    if t.n > 2:
+        return _hard_move(t, moves, view)
     plays = [m for m in moves if m["type"] == "play" and _sensible_suit(t, m)]
     if not plays:
         return moves[0]
@@ -1153,6 +1162,7 @@ BOTS: Final = BotSpec(
         Level("facil", N_("Fácil")),
         Level("normal", N_("Normal")),
         Level("dificil", N_("Difícil")),
+        Level(MAESTRO, N_("Maestro")),
     ),
     names=("Ana", "Luis", "Marta"),
     searching=frozenset({MAESTRO}),

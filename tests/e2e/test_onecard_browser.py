@@ -205,6 +205,28 @@ def test_setup_and_play_a_card(page: Page, server_url: str, screenshots: Path) -
     shot(page, screenshots / "desktop-onecard-table.png")
 
 
+def test_a_game_against_maestro_on_a_phone(phone: Page, server_url: str, screenshots: Path) -> None:
+    """The level above difícil is offered at the setup; its decisions, searched in a process
+    of their own, answer ours turn after turn."""
+    page = phone
+    page.goto(f"{server_url}/onecard")
+    page.locator('input[name="players"][value="2"]').check()
+    level = page.locator('input[name="level"][value="maestro"]')
+    expect(page.locator("label").filter(has=level)).to_contain_text("Maestro")
+    level.check()
+    shot(page, screenshots / "phone-onecard-setup-maestro.png", full=True)
+    page.get_by_role("button", name="Empezar partida").click()
+    page.wait_for_url(GAME_URL)
+    settle(page)
+    first = view(page)["turns"]
+    for _ in range(4):
+        if view(page)["result"]:
+            break
+        act(page)  # (it waits for our turn again: maestro has answered)
+    assert view(page)["turns"] >= first + 4 or view(page)["result"]
+    shot(page, screenshots / "phone-onecard-maestro-table.png")
+
+
 # the 7, drawing, calling, catching, winning ----------------------------------------------
 
 

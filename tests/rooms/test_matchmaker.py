@@ -168,7 +168,7 @@ async def test_the_bots_play_harder_for_a_table_above_the_median(
     seated = await mm.status(ANA)
     assert seated is not None
     room = live.rooms.get(seated["url"].removeprefix("/sala/"))
-    assert room is not None and room.seats[1]["level"] == "dificil"
+    assert room is not None and room.seats[1]["level"] == "maestro"
 
 
 async def test_blocked_either_way_never_sit_together(

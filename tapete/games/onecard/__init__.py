@@ -170,7 +170,7 @@ SPEC: Final = GameSpec[Config, State, Move](
             "El juego coreano parecido al Uno con baraja francesa: ataques con reyes y "
             "ases, el 7 cambia el palo y hay que cantar «One Card»."
         ),
-        who=N_("De 2 a 4 jugadores, contra bots fáciles, normales o difíciles"),
+        who=N_("De 2 a 4 jugadores, contra bots de fácil a maestro"),
         icon='<span class="ic-card">A♠</span><span class="ic-card red">7♦</span>',
     ),
     messages={
