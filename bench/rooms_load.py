@@ -3,7 +3,7 @@
 Run from the project root (needs the dev extras: ``websockets``, ``httpx``)::
 
     python bench/rooms_load.py [--steps 5,25,50,100] [--seconds 20] [--think 2.0]
-                               [--practice 0.1] [--harness 2] [--idle]
+                               [--practice 0.1] [--maestro 0.1] [--harness 2] [--idle]
                                [--processes 2 | --postgres]
 
 It starts a server (SQLite in a temporary folder, bots at pace 0) on loopback — or, with
@@ -20,8 +20,12 @@ over the step), and the server's CPU per move. The harness runs on the same mach
 server, sharing its cores; ``--harness N`` spreads its players over N processes (one Python
 process cannot read 5,000 sockets' updates in time, and would measure itself).
 ``--practice F`` adds, for every room, F practice games of One Card against three bots at pace
-0 (their player moves the same way; latency: the move to its own update). ``--idle``: nobody
-moves (the memory of an idle connected player).
+0 (their player moves the same way; latency: the move to its own update). ``--maestro F``
+adds, for every room, F practice games of One Card heads-up against maestro, the bot that
+searches (about 0.1 s of a core a decision, in the server's search processes: ``tapete
+serve --search-workers``); their figures are printed apart, and the other columns are the
+other games' only — run it with and without, the same steps, to see what maestro's tables
+cost the rest. ``--idle``: nobody moves (the memory of an idle connected player).
 Results go in ``bench/RESULTS.md``; a timing is never a test.
 """
 
@@ -112,6 +116,8 @@ class Table:
     seats: int = 4
     code: str | None = None
     """The room's code (None: a practice game)."""
+    practice: dict[str, Any] | None = None
+    """A practice game's options (``/api/onecard/nueva``'s body), for the next one."""
     sent: dict[int, float] = field(default_factory=dict)
     """Version the move makes → when it was sent."""
     got: dict[int, int] = field(default_factory=dict)
@@ -310,7 +316,8 @@ async def player(
                     if table.code is not None:
                         await ws.send(json.dumps({"type": "lobby", "action": "rematch"}))
                     else:  # practice: another game
-                        table.switch(await new_practice(base, cookie))
+                        assert table.practice is not None
+                        table.switch(await new_practice(base, cookie, table.practice))
                         game, version = table.game_id, 0
                         await ws.send(json.dumps({"type": "join", "game": game}))
                     continue
@@ -362,23 +369,31 @@ async def make_room(base: str, ws_url: str) -> tuple[Table, list[str]]:
                 return Table(msg["game_id"], code=code), cookies
 
 
-async def new_practice(base: str, cookie: str) -> str:
-    """A new practice game of One Card against three bots for the guest of ``cookie``."""
+AGAINST_THREE: dict[str, Any] = {"config": {"players": 4}}
+"""A practice game of One Card against three bots (normal)."""
+AGAINST_MAESTRO: dict[str, Any] = {"config": {"players": 2}, "level": "maestro"}
+"""A practice game of One Card heads-up against maestro."""
+
+
+async def new_practice(base: str, cookie: str, body: dict[str, Any]) -> str:
+    """A new practice game of One Card (``body``: its options) for the guest of ``cookie``."""
     async with httpx.AsyncClient(
         base_url=base, timeout=30, cookies={"tapete_guest": cookie}
     ) as client:
-        r = await client.post("/api/onecard/nueva", json={"config": {"players": 4}})
+        r = await client.post("/api/onecard/nueva", json=body)
         return str(r.json()["id"])
 
 
-async def make_practice(base: str) -> tuple[Table, str]:
-    """A practice game of One Card: one guest against three bots."""
+async def make_practice(base: str, body: dict[str, Any]) -> tuple[Table, str]:
+    """A practice game of One Card: one guest against bots."""
     [(client, cookie)] = await guests(base, 1)
     await client.aclose()
-    return Table(await new_practice(base, cookie), seats=1), cookie
+    return Table(await new_practice(base, cookie, body), seats=1, practice=body), cookie
 
 
-async def harness(pipe: Connection, bases: list[str], think: float | None, practice: float) -> None:
+async def harness(
+    pipe: Connection, bases: list[str], think: float | None, practice: float, maestro: float
+) -> None:
     """One harness process: grows its share of rooms when told, reports what it measured.
     With several server processes, each room is made on one and its four players' sockets
     are spread over all of them (most go through another process than the room's own)."""
@@ -386,7 +401,8 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     stats = Stats()
-    rooms = games = 0
+    searched = Stats()  # (the games against maestro: apart)
+    rooms = games = duels = 0
     while True:
         command, arg = await loop.run_in_executor(None, pipe.recv)
         if command == "grow":
@@ -404,7 +420,7 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
                         )
                 rooms += len(batch)
                 while games < int(rooms * practice):
-                    table, cookie = await make_practice(bases[games % len(bases)])
+                    table, cookie = await make_practice(bases[games % len(bases)], AGAINST_THREE)
                     base = bases[(games + 1) % len(bases)]
                     tasks.append(
                         asyncio.create_task(
@@ -412,14 +428,30 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
                         )
                     )
                     games += 1
-            pipe.send(rooms * 4 + games)
+                while duels < int(rooms * maestro):
+                    home = bases[duels % len(bases)]
+                    table, cookie = await make_practice(home, AGAINST_MAESTRO)
+                    base = bases[(duels + 1) % len(bases)]
+                    tasks.append(
+                        asyncio.create_task(
+                            player(base, ws_of(base), cookie, table, 0, searched, think, stop)
+                        )
+                    )
+                    duels += 1
+            pipe.send(rooms * 4 + games + duels)
         elif command == "reset":
-            stats.latencies.clear()
-            stats.lags.clear()
-            stats.moves = stats.errors = 0
+            for st in (stats, searched):
+                st.latencies.clear()
+                st.lags.clear()
+                st.moves = st.errors = 0
             pipe.send(None)
         elif command == "report":
-            pipe.send((list(stats.latencies), stats.moves, stats.errors, list(stats.lags)))
+            pipe.send(
+                (
+                    list(stats.latencies), stats.moves, stats.errors, list(stats.lags),
+                    list(searched.latencies), searched.moves, searched.errors,
+                )
+            )  # fmt: skip
         else:
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -428,9 +460,9 @@ async def harness(pipe: Connection, bases: list[str], think: float | None, pract
 
 
 def harness_process(
-    pipe: Connection, bases: list[str], think: float | None, practice: float
+    pipe: Connection, bases: list[str], think: float | None, practice: float, maestro: float
 ) -> None:
-    uvloop.run(harness(pipe, bases, think, practice))
+    uvloop.run(harness(pipe, bases, think, practice, maestro))
 
 
 def ws_of(base: str) -> str:
@@ -565,6 +597,7 @@ def run(
     servers: int = 1,
     postgres: bool = False,
     synchronous: bool = True,
+    maestro: float = 0.0,
 ) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
     services: list[Any] = []
@@ -588,7 +621,7 @@ def run(
         for _ in range(processes):
             mine, theirs = multiprocessing.Pipe()
             proc = multiprocessing.Process(
-                target=harness_process, args=(theirs, bases, think, practice)
+                target=harness_process, args=(theirs, bases, think, practice, maestro)
             )
             proc.start()
             workers.append((proc, mine))
@@ -599,6 +632,8 @@ def run(
             return [pipe.recv() for _, pipe in workers]
 
         mix = f", {practice:g} practice game(s) vs bots a room" if practice else ""
+        if maestro:
+            mix += f", {maestro:g} heads-up game(s) vs maestro a room (apart)"
         pace = "idle" if think is None else f"think {think} s"
         where = "PostgreSQL" if "://" in db else "SQLite"
         where += f" + Redis, {servers} server processes" if servers > 1 else ", one process"
@@ -610,9 +645,10 @@ def run(
             "| players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | server CPU "
             "| CPU ms/move | server p99 ms | p99 ms: move's wait for its commit / until its batch "
             "begins / a batch's commit "
-            "| GC: longest pause ms ×runs, by generation | harness late p99 ms |"
+            "| GC: longest pause ms ×runs, by generation | harness late p99 ms "
+            "| vs maestro: moves/s, p50 / p99 ms, errors |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         for target in steps:
             shares = [target // processes + (i < target % processes) for i in range(processes)]
             players = sum(ask("grow", shares))
@@ -652,12 +688,21 @@ def run(
             late = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
             p50 = statistics.median(lat)
             per_move = f"{1000 * (cpu1 - cpu0) / moves:.2f}" if moves else "–"
+            duel = sorted(x for r in reports for x in r[4]) or [0.0]
+            duel_moves = sum(r[5] for r in reports)
+            duel_errors = sum(r[6] for r in reports)
+            versus = (
+                f"{duel_moves / elapsed:.1f}, {statistics.median(duel) * 1000:.1f} / "
+                f"{duel[min(len(duel) - 1, int(len(duel) * 0.99))] * 1000:.1f}, {duel_errors}"
+                if maestro
+                else "–"
+            )
             print(
                 f"| {players} | {moves / elapsed:.1f} | {p50 * 1000:.1f} "
                 f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
                 f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} "
                 f"| ≤ {server_p99 * 1000:g} | ≤ {waits[0]:g} / ≤ {waits[1]:g} / ≤ {waits[2]:g} "
-                f"| {', '.join(pauses)} | {late * 1000:.1f} |",
+                f"| {', '.join(pauses)} | {late * 1000:.1f} | {versus} |",
                 flush=True,
             )
         ask("stop", [None] * processes)
@@ -685,6 +730,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--idle", action="store_true", help="connect, never move")
     parser.add_argument("--practice", type=float, default=0.0, help="practice games a room")
+    parser.add_argument(
+        "--maestro", type=float, default=0.0, help="heads-up games against maestro a room"
+    )
     parser.add_argument("--harness", type=int, default=1, help="harness processes")
     parser.add_argument("--serve", default="", help="more arguments for tapete serve")
     parser.add_argument(
@@ -712,6 +760,7 @@ def main() -> None:
         args.processes,
         args.postgres,
         not args.async_commit,
+        args.maestro,
     )
 
 
