@@ -5,6 +5,7 @@ a dropped player's grace and the bot that stands in, and a room that survives a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -270,3 +271,33 @@ async def test_no_hints_in_a_game_among_friends(lives: Lives) -> None:
     turn = room.state.turn
     reply = await room.hint([HOST, ANA][turn])
     assert reply["type"] == "error" and reply["code"] == "no_hints_online"
+
+
+async def test_a_maestro_bot_plays_a_whole_game_in_a_room(lives: Lives) -> None:
+    """The host seats a maestro (One Card's searching level) and plays it heads-up to the
+    end, their first legal move each time: maestro's decisions come from its search (here
+    on a thread: ``search_workers=0``)."""
+    live = lives(Settings(bot_pace=0, clocks={"window": 0.05}, search_workers=0))
+    lobby = await live.rooms.create("onecard", {"config": {"players": 2}}, HOST, "Host")
+    assert await act(lobby, HOST, "bot", seat=1, level="maestro") is None
+    assert (lobby.seats[1]["kind"], lobby.seats[1]["level"]) == ("bot", "maestro")
+    assert await act(lobby, HOST, "start") is None
+    assert lobby.record.game_id is not None
+    room = await live.read_table(lobby.record.game_id)
+    assert room is not None and room.record.seats[1]["level"] == "maestro"
+    changed = asyncio.Event()
+    conn, _ = room.subscribe(HOST, lambda message: changed.set(), None)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while not room.finished and loop.time() < end:
+        legal = room.game.view(room.state, 0)["legal"] if 0 in room.game.actors(room.state) else []
+        if legal:  # (maestro's move may come first: then it is read again, as a page does)
+            reply = await room.submit(HOST, room.version, legal[0])
+            assert reply is None or reply["code"] in ("stale_version", "not_your_turn")
+            continue
+        changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), 5)
+    room.unsubscribe(conn)
+    assert room.finished
+    assert sum(entry.seat == 1 for entry in room.history) >= 3  # maestro played its turns
