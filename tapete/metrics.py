@@ -75,6 +75,14 @@ COMMIT_BUSY = Counter(
     "the write lock.",
     registry=None,
 )
+BOT_SECONDS = Histogram(
+    "tapete_bot_decision_seconds",
+    "A bot's decision, from asked to answered (its wait for a thread or a search process "
+    "included, its chosen delay not): by game and level.",
+    ["game", "level"],
+    buckets=LATENCY_BUCKETS,
+    registry=None,
+)
 ERRORS = Counter("tapete_errors", "Refusals sent to clients, by code.", ["code"], registry=None)
 SOCKETS_OPENED = Counter("tapete_sockets_opened", "Sockets accepted.", registry=None)
 
@@ -94,6 +102,7 @@ OWN = (
     WRITER_WAIT_SECONDS,
     BATCH_START_SECONDS,
     COMMIT_BUSY,
+    BOT_SECONDS,
     ERRORS,
     SOCKETS_OPENED,
     GC_SECONDS,

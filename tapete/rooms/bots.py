@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from tapete.games.protocol import IllegalMove
+from tapete.metrics import BOT_SECONDS
 from tapete.rooms.inbox import BotTurn, Message, error
 from tapete.throttle import Throttle
 
@@ -233,6 +234,7 @@ class BotDriver:
             log.exception("table %s: bot decision failed for seat %d", table.id, seat)
             table.queue.put_nowait(BotTurn(seat, version, None, failed=True))
             return
+        BOT_SECONDS.labels(table.record.kind, level).observe(loop.time() - start)
         if decision is None:
             table.queue.put_nowait(BotTurn(seat, version, None))
             return

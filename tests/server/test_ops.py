@@ -52,6 +52,8 @@ def test_metrics_count_sockets_games_moves_commits_and_refusals(client: TestClie
     assert now[refused] - before.get(refused, 0) == 1
     latency = ("tapete_move_seconds_count", (("game", "guerra"),))
     assert now[latency] - before.get(latency, 0) == 1  # the player's move only
+    bot = ("tapete_bot_decision_seconds_count", (("game", "guerra"), ("level", "normal")))
+    assert now[bot] - before.get(bot, 0) >= 1  # the computer's card, asked and answered
     assert ("process_resident_memory_bytes", ()) in now
     assert samples(client)[("tapete_sockets", ())] == 0
 
