@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml setup.py
 	$(PY) -m pip install -q -e .
 	touch $@ $(VENV)/.compiled
 
-$(VENV)/.compiled: $(VENV)/.installed tapete/games/onecard/game.py
+$(VENV)/.compiled: $(VENV)/.installed $(addprefix tapete/games/onecard/,game.py pieces.py structs.py)
 	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 

@@ -5,7 +5,6 @@ path (the real one is tested in tests/games/test_onecard_compiled.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import sys
@@ -22,12 +21,14 @@ NAME = "tapete_guard_probe.rules"
 
 @pytest.fixture
 def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A package with a module ``rules.py`` (``SPEED = "source"``) and, beside it, what a
-    build leaves: ``rules.cpython-….so`` (never really loaded here) and ``_compiled.py``."""
+    """A package with a module ``rules.py`` (``SPEED = "source"``) that reads ``cards.py``,
+    and beside them the extension a build leaves, ``rules.cpython-….so`` (never really
+    loaded here); the tests write the build's stamp (``compiled.stamp``)."""
     root = tmp_path / "tapete_guard_probe"
     root.mkdir()
     (root / "__init__.py").write_text("")
     (root / "rules.py").write_text('SPEED = "source"\n')
+    (root / "cards.py").write_text("ACE = 14\n")
     (root / "rules.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
     monkeypatch.syspath_prepend(str(tmp_path))
     real = importlib.util.find_spec
@@ -44,13 +45,8 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         sys.modules.pop(name, None)
 
 
-def stamp(root: Path, source: bytes) -> None:
-    digest = hashlib.sha256(source).hexdigest()
-    (root / "_compiled.py").write_text(f'SOURCE = "{digest}"\n')
-
-
 def test_the_extension_of_this_very_source_runs(package: Path) -> None:
-    stamp(package, (package / "rules.py").read_bytes())
+    compiled.stamp(package / "rules.py", ["cards.py"])
     assert compiled.fresh(NAME) is True
     assert NAME not in sys.modules  # (left to the import system: the extension)
 
@@ -58,14 +54,22 @@ def test_the_extension_of_this_very_source_runs(package: Path) -> None:
 def test_a_source_edited_since_the_build_runs_instead(
     package: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    stamp(package, b'SPEED = "old"\n')
+    compiled.stamp(package / "rules.py", ["cards.py"])
+    (package / "rules.py").write_text('SPEED = "source"  # edited\n')
     assert compiled.fresh(NAME) is False
     module = sys.modules[NAME]
     assert module.SPEED == "source" and module.__file__ == str(package / "rules.py")
-    assert "older than" in caplog.text
+    assert "not compiled from" in caplog.text
     import tapete_guard_probe.rules as imported  # type: ignore[import-not-found]
 
     assert imported is module
+
+
+def test_a_module_it_read_edited_since_runs_the_source_too(package: Path) -> None:
+    compiled.stamp(package / "rules.py", ["cards.py"])
+    (package / "cards.py").write_text("ACE = 1\n")  # (its constants may be in the extension)
+    assert compiled.fresh(NAME) is False
+    assert sys.modules[NAME].SPEED == "source"
 
 
 def test_no_stamp_is_stale_too(package: Path) -> None:
