@@ -19,8 +19,11 @@ $(VENV)/.compiled: $(VENV)/.installed $(addprefix tapete/games/onecard/,game.py 
 	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
+# (the dev extra's packages by name: `pip install -e '.[dev]'` would build Tapete, and
+# compile its rules, a second time)
 $(VENV)/.dev: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['dev']))" > $(VENV)/dev-requirements.txt
+	$(PY) -m pip install -q -r $(VENV)/dev-requirements.txt
 	touch $@
 
 run: $(VENV)/.compiled
