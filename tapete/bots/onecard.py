@@ -1096,12 +1096,14 @@ COACH_WORDS: Final = {
     "best_play": N_("La mejor jugada posible."),
 }
 """What the coach says, by code (``BotSpec.coach_words``)."""
-COACH_MOVES: Final = 40000
-"""Engine moves the coach simulates for one move judged (off the table: no one waits; a
-count, not a clock, so that a game's analysis is the same on any machine)."""
+COACH_MOVES: Final = 160000
+"""Moves the coach simulates (:class:`Sim`) for one move judged, about 0.25 s (off the
+table: no one waits; a count, not a clock, so that a game's analysis is the same on any
+machine). A play's chance so estimated varies by about 2 points from one set of deals to
+another (3.4 points at 40,000: 30 positions, two seeds, ``bench/RESULTS.md``)."""
 COACH_NOISE: Final = 3
 """Win chances closer than this (percentage points) are taken as equal: the playouts'
-own uncertainty at :data:`COACH_MOVES`."""
+own uncertainty at :data:`COACH_MOVES` (the plays compared on the same deals)."""
 
 
 def coach(view: JSON, move: JSON) -> JSON | None:
