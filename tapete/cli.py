@@ -55,6 +55,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         test_api=args.test_api,
         quick_wait=args.quick_wait or float(os.environ.get("TAPETE_QUICK_WAIT") or 20.0),
         search_workers=args.search_workers,
+        search_seconds=args.search_seconds,
         **({"grace_seconds": args.grace_seconds} if args.grace_seconds is not None else {}),
     )
     limits = Limits(
@@ -371,6 +372,13 @@ def parser() -> argparse.ArgumentParser:
         default=int(os.environ.get("TAPETE_SEARCH_WORKERS") or 1),
         help="procesos que calculan las jugadas de los bots que buscan, compartidos por todas"
         " las mesas; 0: en un hilo, como los demás (TAPETE_SEARCH_WORKERS; 1)",
+    )
+    s.add_argument(
+        "--search-seconds",
+        type=float,
+        default=float(os.environ.get("TAPETE_SEARCH_SECONDS") or 0.15),
+        help="lo más que piensa un bot que busca cada jugada, en segundos"
+        " (TAPETE_SEARCH_SECONDS; 0.15)",
     )
     s.add_argument("--log-level", default="info")
     s.add_argument(

@@ -23,6 +23,9 @@ Advice = dict[str, Any]
 have made), ``loss`` (what the move made cost, in the game's own unit: ``unit``, 0 when it
 was as good), and ``code`` with ``params`` for the words a player reads."""
 Coach = Callable[[dict[str, Any], dict[str, Any]], Advice | None]
+Timed = Callable[[dict[str, Any], str, float], Decision | None]
+"""``choose`` with the seconds a searching level may think about the move
+(:attr:`BotSpec.timed`)."""
 
 COMPUTER = N_("Ordenador")
 """What the seeds call a bot without a name."""
@@ -59,6 +62,9 @@ class BotSpec:
     searching: frozenset[str] = frozenset()
     """Levels whose decisions search for a while (One Card's maestro): the rooms compute
     them in their own processes (``Settings.search_workers``), the others in a thread."""
+    timed: Timed | None = None
+    """``timed(view, level, seconds)``: a searching level's decision given the seconds it
+    may think (``Settings.search_seconds``); None: ``choose``, with the level's own."""
 
     def level(self, key: str) -> Level | None:
         return next((lv for lv in self.levels if lv.key == key), None)

@@ -102,8 +102,10 @@ def level_name(level: str) -> str:
     return name
 
 
-def choose(view: JSON, level: str = "normal") -> Choice | None:
-    """The move this seat makes now and the delay before the room applies it, or None.
+def choose(view: JSON, level: str = "normal", seconds: float | None = None) -> Choice | None:
+    """The move this seat makes now and the delay before the room applies it, or None;
+    ``seconds``: how long maestro may search (:data:`MASTER_SECONDS` by default; the rooms
+    give it ``Settings.search_seconds``).
 
     In order: call One Card when left open to a catch; catch an opponent left open;
     (difícil) call while holding two cards; the turn's move. A call or a catch is
@@ -157,7 +159,8 @@ def choose(view: JSON, level: str = "normal") -> Choice | None:
         elif level == "dificil":
             move = _hard_move(table, moves, view)
         else:
-            move = _master_move(table, moves, view, MASTER_MOVES, MASTER_SECONDS)
+            limit = MASTER_SECONDS if seconds is None else seconds
+            move = _master_move(table, moves, view, MASTER_MOVES, limit)
     return dict(move), delay
 
 
@@ -794,7 +797,8 @@ the same view gets the same answer on any machine that is fast enough): about 95
 2-core x86-64 with CPython 3.11 (``bench/onecard_bots.py``)."""
 MASTER_SECONDS: Final = 0.15
 """A maestro decision stops searching after this long, whatever is left of its count (a
-slow or loaded machine then plays on what it has: the budget is never overrun)."""
+slow or loaded machine then plays on what it has: the budget is never overrun). The rooms
+give it ``Settings.search_seconds`` instead (``choose``'s ``seconds``)."""
 MASTER_DEPTH: Final = 200
 """Moves a maestro playout runs at most (a game is nearly always over well before)."""
 MASTER_PRIOR: Final = 0.005
@@ -1168,6 +1172,7 @@ BOTS: Final = BotSpec(
     ),
     names=("Ana", "Luis", "Marta"),
     searching=frozenset({MAESTRO}),
+    timed=choose,
     coach=coach,
     coach_words=COACH_WORDS,
 )

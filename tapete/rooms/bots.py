@@ -12,7 +12,7 @@ import contextlib
 import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tapete.games.protocol import IllegalMove
 from tapete.metrics import BOT_SECONDS
@@ -225,9 +225,16 @@ class BotDriver:
         assert spec is not None
         workers = table.settings.search_workers
         try:
-            if level in spec.searching and workers > 0:
-                pool = search_pool(workers)
-                decision = await loop.run_in_executor(pool, spec.choose, view, level)
+            if level in spec.searching:
+                seconds = table.settings.search_seconds
+                if spec.timed is not None:
+                    call: tuple[Any, ...] = (spec.timed, view, level, seconds)
+                else:
+                    call = (spec.choose, view, level)
+                if workers > 0:
+                    decision = await loop.run_in_executor(search_pool(workers), *call)
+                else:
+                    decision = await asyncio.to_thread(*call)
             else:
                 decision = await asyncio.to_thread(spec.choose, view, level)
         except Exception:  # a bot must never stall its table: its first legal move is played

@@ -83,6 +83,10 @@ class Settings:
     shared by every room: a search holds its own interpreter, never the loop that serves
     the rooms (0: in a thread, as the others). ``tapete serve --search-workers``,
     ``TAPETE_SEARCH_WORKERS``."""
+    search_seconds: float = 0.15
+    """The longest a searching bot thinks about one move (``BotSpec.timed``; One Card's
+    maestro), its search cut there whatever is left of its count. ``tapete serve
+    --search-seconds``, ``TAPETE_SEARCH_SECONDS``."""
     quick_wait: float = 20.0
     """«Jugar ahora»: the longest anyone waits for people before bots take the empty seats
     (RULES.md «Quick play»; ``tapete serve --quick-wait``, ``TAPETE_QUICK_WAIT``)."""

@@ -115,7 +115,8 @@ async def test_a_searching_bot_decides_in_a_process_of_its_own(
     store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One Card's maestro searches in the search processes (``Settings.search_workers``),
-    not in a thread of the loop's interpreter: its search never holds the loop's lock."""
+    not in a thread of the loop's interpreter: its search never holds the loop's lock; it
+    is given the seconds it may think (``Settings.search_seconds``)."""
     from tapete.rooms.bots import close_search_pools, search_pool
 
     pool = search_pool(1)
@@ -129,7 +130,8 @@ async def test_a_searching_bot_decides_in_a_process_of_its_own(
     monkeypatch.setattr(pool, "submit", spy)
     seats = [SEATS[0], {"kind": "bot", "level": "maestro", "name": "Bot"}]
     record = await store.create_game("onecard", {"players": 2}, 1, seats, G0)
-    room = await tables(record, Settings(bot_pace=0, clocks={"window": 30}, search_workers=1))
+    settings = Settings(bot_pace=0, clocks={"window": 30}, search_workers=1, search_seconds=0.05)
+    room = await tables(record, settings)
     room.state = onecard.load(POSITION)
     room.bots.schedule()
     try:
@@ -138,4 +140,5 @@ async def test_a_searching_bot_decides_in_a_process_of_its_own(
         close_search_pools()
     asked = {(args[0].__module__, args[2]) for args in sent}  # (its turn, then its call)
     assert sent and asked == {("tapete.bots.onecard", "maestro")}
+    assert {args[3] for args in sent} == {0.05}  # (the seconds it may think: the setting)
     assert onecard.dump(room.state)["discard"].split()[-1] in ("2D", "5S")  # maestro's play
