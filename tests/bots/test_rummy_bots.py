@@ -153,7 +153,10 @@ def test_experto_keeps_its_jokers_early() -> None:
     assert any("J1" in x for x in move["table"])
 
 
-def test_the_same_view_gets_the_same_answer() -> None:
+def test_the_same_view_gets_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(While the solver's clock does not cut its search short: its 0.25 s ran out once in
+    a loaded run, and the same view got a draw, then the meld.)"""
+    monkeypatch.setattr(bots, "BUDGET", 60.0)
     s = rummy.new(rummy.Config(players=2), 11)
     for level in bots.LEVELS:
         view = rummy.view(s, s.turn)
