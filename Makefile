@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BENCHENV ?= .benchenv
 
-.PHONY: run check test lint system-deps bench bench-peers clean
+.PHONY: run check test lint system-deps compiled bench bench-peers clean
 
 # (the install compiles One Card's rules, setup.py says how; an edit of them is compiled
 # again before the next run or test: until then the source runs, tapete/compiled.py)
@@ -18,6 +18,12 @@ $(VENV)/.installed: pyproject.toml setup.py
 $(VENV)/.compiled: $(VENV)/.installed $(addprefix tapete/games/onecard/,game.py pieces.py structs.py)
 	$(PY) -m pip install -q --no-deps -e .
 	touch $@
+
+# The tests run the compiled rules: built again if an install found no C compiler (`make
+# run` on a fresh machine, before system-deps installed gcc)
+compiled: system-deps $(VENV)/.compiled
+	@$(PY) -c "import tapete.games.onecard as o; raise SystemExit(not o.COMPILED)" 2>/dev/null \
+	  || $(PY) -m pip install -q --no-deps -e .
 
 # (the dev extra's packages by name: `pip install -e '.[dev]'` would build Tapete, and
 # compile its rules, a second time)
@@ -88,7 +94,7 @@ STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_
 # waits on Chromium and its server, the rest is Python (bench/RESULTS.md, «The browser suite
 # on two workers»); then the stock run. The lint's and the browser suite's reports follow the
 # rest's; any part failing fails.
-test: system-deps $(VENV)/.dev $(VENV)/.compiled node_modules/.installed
+test: system-deps $(VENV)/.dev compiled node_modules/.installed
 	@lintlog=$$(mktemp); log=$$(mktemp); \
 	$(MAKE) -s lint >"$$lintlog" 2>&1 & linting=$$!; \
 	$(PY) -m pytest -W error -n 2 tests/e2e >"$$log" 2>&1 & browser=$$!; \
