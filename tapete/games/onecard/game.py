@@ -1,6 +1,6 @@
 """One Card: the rules, pure — the state, ``apply``, what a seat sees, positions and
 clocks; the options, the moves and the position format are the structs of
-:mod:`tapete.games.onecard.structs`, named here too. This module is plain Python that mypyc
+:mod:`tapete.games.onecard.structs`. This module is plain Python that mypyc
 compiles where a C compiler is at hand (``setup.py``; :mod:`tapete.games.onecard` says which
 one runs).
 
@@ -27,6 +27,7 @@ the player's language (:mod:`tapete.games.onecard.names`).
 >>> _ = apply(s, 0, Play(card("KD")))
 >>> s.attack, s.turn, [str(m) for m in legal_moves(s, 1)]
 (2, 1, ['draw'])
+>>> from tapete.games.onecard.structs import move
 >>> move({"type": "play", "card": "7H", "suit": "S"})
 move({'type': 'play', 'card': '7H', 'suit': 'S'})
 """
@@ -58,12 +59,7 @@ from tapete.games.onecard.structs import (
     CALL,
     CARD_MOVES,
     CATCHES,
-    CLOCK_MOVES,
-    CONFIG,
     DRAW,
-    HOUSE,
-    MOVES,
-    OPTIONS,
     PLAYS,
     POSITIONS,
     SEVENS,
@@ -77,25 +73,12 @@ from tapete.games.onecard.structs import (
     Move,
     Play,
     Position,
-    Seat,
     Timeout,
     config_json,
-    move,
     parse_config,
-    parse_move,
-    seats,
 )
 from tapete.games.protocol import JSON, Event, IllegalMove
 from tapete.rng import Rng
-
-__all__ = [
-    "CALL", "CATCHES", "CLOCK_MOVES", "CONFIG", "DRAW", "FIT_TABLES", "HAND_SIZE", "HOUSE",
-    "MOVES", "OPTIONS", "PLAYS", "POSITIONS", "SEVENS", "TIMEOUT", "TURN_LIMIT", "WINDOWS",
-    "Call", "Catch", "CloseWindow", "Config", "Draw", "Move", "Play", "Position", "Seat",
-    "State", "Timeout", "actors", "all_cards", "apply", "clock_move", "clocks", "config_json",
-    "cut", "dump", "fit_mask", "fit_row", "legal_moves", "load", "move", "new", "outcome",
-    "parse_config", "parse_move", "playable", "seats", "view",
-]  # fmt: skip
 
 HAND_SIZE: Final = 7
 TURN_LIMIT: Final = 1000
