@@ -237,6 +237,35 @@ def test_autoplay_to_the_end_and_new_game(page: Page, server_url: str, screensho
     turn_and_check(page)
 
 
+def test_a_turn_refused_as_stale_is_sent_again(page: Page, server_url: str) -> None:
+    """Both players turn at once: when the other's card lands first, ours reaches the server
+    at an old version and is refused («stale_version», with the new view). The page sends
+    the same turn again at the new version: the player's click is never lost. Here the page
+    is made to send at an old version (as if the other's turn had not arrived yet)."""
+    moves: list[dict[str, Any]] = []
+
+    def watch(ws: Any) -> None:
+        def sent(payload: str | bytes) -> None:
+            msg = json.loads(payload)
+            if msg.get("type") == "move":
+                moves.append(msg)
+
+        ws.on("framesent", sent)
+
+    page.on("websocket", watch)
+    start_game(page, server_url)
+    before = version(page)
+    counted = counts(page)
+    page.evaluate("() => { window.__tapete.sock.version -= 1; }")
+    page.locator("#turn").click()
+    page.wait_for_function("v => window.__tapete.version > v", arg=before)
+    settle(page)
+    assert [m["version"] for m in moves] == [before - 1, before]
+    assert [m["move"] for m in moves] == [{"type": "turn"}, {"type": "turn"}]
+    assert counts(page) != counted  # the turn was played
+    expect(page.locator("#toast")).to_be_hidden()  # (no error for the player to read)
+
+
 def test_reload_and_continue(page: Page, server_url: str) -> None:
     url = start_game(page, server_url)
     for _ in range(3):

@@ -287,4 +287,7 @@ function turnWords() {
   return view.table.length > 1 ? _("Te toca: ¡a la guerra! Da la vuelta con Espacio.") : _("Te toca: da la vuelta con Espacio.");
 }
 
-const table = new Table({ render, offline: stopAuto, news, turnWords });
+/** Both players may turn at once: a «turn» the server found stale is still the same turn. */
+const again = (move, v) => move.type === "turn" && !v.result && !!v.legal && v.legal.some((m) => m.type === "turn");
+
+const table = new Table({ render, offline: stopAuto, news, turnWords, again });

@@ -23,6 +23,9 @@ export class Table {
    * @param {(table: Table, before: object) => string[]} [game.news] what just happened, in
    *   words, for the screen reader's announcements (``before``: the view before the message)
    * @param {(table: Table) => string} [game.turnWords] whose turn it is (and what to do), in words
+   * @param {(move: object, view: object) => boolean} [game.again] a move the server refused as
+   *   stale (another seat moved first) is sent again, at the new version, when this says it
+   *   means the same on the new view (La guerra's «turn»: both players turn at once)
    */
   constructor(game) {
     this.game = game;
@@ -31,6 +34,7 @@ export class Table {
     this.seats = [];
     this.mySeat = null;
     this.waiting = false; // a move of ours is on its way
+    this.sent = null; // the last move we sent (sent again if game.again says so)
     this.clocks = []; // [{kind, seat, until}] (until: performance.now() ms)
     this.connEl = $("conn");
     this.endEl = $("end");
@@ -120,6 +124,7 @@ export class Table {
   move(move) {
     if (this.waiting || !this.sock.move(move)) return false;
     this.waiting = true;
+    this.sent = move;
     return true;
   }
 
@@ -147,6 +152,9 @@ export class Table {
       this.waiting = false;
       if (msg.sync) this.view = msg.sync.view;
       if (msg.code !== "stale_version") toast(msg.message);
+      else if (msg.sync && this.sent && this.game.again?.(this.sent, this.view)) {
+        this.move(this.sent); // (at the sync's version; the felt is drawn as waiting for it)
+      }
       animate = false;
     } else return;
     const clocks = msg.clocks || (msg.sync && msg.sync.clocks);
