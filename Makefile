@@ -93,18 +93,20 @@ STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_
 # (pytest-xdist, each worker with its own servers on free ports): the browser suite mostly
 # waits on Chromium and its server, the rest is Python (bench/RESULTS.md, «The browser suite
 # on two workers»); then the stock run. The lint's and the browser suite's reports follow the
-# rest's; any part failing fails.
+# rest's; any part failing fails. Each pytest has a base temporary directory of its own: in
+# the shared /tmp/pytest-of-$$USER, one run's cleanup of old directories races another's
+# (a directory listing left open, a ResourceWarning that -W error turns into a failure).
 test: system-deps $(VENV)/.dev compiled node_modules/.installed
-	@lintlog=$$(mktemp); log=$$(mktemp); \
+	@lintlog=$$(mktemp); log=$$(mktemp); tmp=$$(mktemp -d); \
 	$(MAKE) -s lint >"$$lintlog" 2>&1 & linting=$$!; \
-	$(PY) -m pytest -W error -n 2 tests/e2e >"$$log" 2>&1 & browser=$$!; \
-	$(PY) -m pytest -W error -n 2 --ignore=tests/e2e; rest=$$?; \
+	$(PY) -m pytest -W error -n 2 --basetemp="$$tmp/e2e" tests/e2e >"$$log" 2>&1 & browser=$$!; \
+	$(PY) -m pytest -W error -n 2 --basetemp="$$tmp/rest" --ignore=tests/e2e; rest=$$?; \
 	echo "== the room, table and socket tests at stock settings ($(STOCK)) =="; \
-	$(STOCK) $(PY) -m pytest -W error -q -n 2 $(STOCK_TESTS); stock=$$?; \
+	$(STOCK) $(PY) -m pytest -W error -q -n 2 --basetemp="$$tmp/stock" $(STOCK_TESTS); stock=$$?; \
 	wait $$linting; lint=$$?; \
 	echo "== the lint (make lint) =="; cat "$$lintlog"; rm -f "$$lintlog"; \
 	wait $$browser; e2e=$$?; \
-	echo "== the browser tests (tests/e2e) =="; cat "$$log"; rm -f "$$log"; \
+	echo "== the browser tests (tests/e2e) =="; cat "$$log"; rm -f "$$log"; rm -rf "$$tmp"; \
 	echo "== the lint: exit $$lint; the rest: exit $$rest; at stock settings: exit $$stock;" \
 	  "the browser tests: exit $$e2e =="; \
 	[ $$lint -eq 0 ] && [ $$rest -eq 0 ] && [ $$stock -eq 0 ] && [ $$e2e -eq 0 ]
