@@ -28,9 +28,15 @@ async def act(lobby: PrivateRoom, guest: str, action: str, **fields: Any) -> dic
 
 async def playing(live: Live, options: dict[str, Any], *friends: str) -> tuple[PrivateRoom, Table]:
     """A room of El Peaje made by the host with these options, the friends seated (Ana,
-    Luis…), its game started; the lobby and the game."""
+    Luis…), its game started; the lobby and the game. Everyone is in the room meanwhile
+    (each on its page), as players are: the new table then gives them the join window to
+    come to it. (A player not in the room is told to the table as gone, whose grace — FAST's
+    0.15 s — begins with the game: a loaded machine once skipped the host's turn before the
+    test had subscribed.)"""
     lobby = await live.rooms.create("peaje", options, HOST, "Host")
+    lobby.enter(HOST, lambda m: None, "es")  # (no await since the creation: nobody is away)
     for guest in friends:
+        lobby.enter(guest, lambda m: None, "es")
         assert await act(lobby, guest, "take", name=guest.split("-")[0].title()) is None
     assert await act(lobby, HOST, "start") is None
     assert lobby.record.game_id is not None
