@@ -31,7 +31,7 @@ FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Header dates are fixed, so a catalog changes only when its messages do."""
 JS_KEYWORDS = {"_": None, "ngettext": (1, 2)}
 METHODS: dict[str, tuple[str, Any, dict[str, str]]] = {
-    ".py": ("python", DEFAULT_KEYWORDS, {}),
+    ".py": ("python", {**DEFAULT_KEYWORDS, "Np_": (1, 2)}, {}),
     ".html": (
         "jinja2.ext:babel_extract",
         DEFAULT_KEYWORDS,

@@ -34,6 +34,7 @@ from tapete.games.protocol import (
     JSON,
     Clock,
     Codec,
+    Daily,
     Event,
     GameSpec,
     Hall,
@@ -44,7 +45,7 @@ from tapete.games.protocol import (
     Quick,
     players_field,
 )
-from tapete.i18n import N_
+from tapete.i18n import N_, Np_
 from tapete.rng import Rng
 
 LENGTHS: Final = {"corta": 80, "media": 200, "final": None}
@@ -533,6 +534,11 @@ def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, i
     return {"wars": int(outcome.get("wars", 0))}
 
 
+def _daily(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> tuple[bool, int]:
+    """The day's deal (the sums, to the end): won, and in how many duels."""
+    return outcome.get("winner") == seat, int(outcome.get("duels", 0))
+
+
 def _deal(config: Config, seed: int) -> JSON:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): the 52 cards
     shuffled, then dealt one by one round the table."""
@@ -557,6 +563,13 @@ def _reveal(state: State) -> JSON:
 SPEC: Final = GameSpec[Config, State, Turn](
     key="guerra",
     stats=_stats,
+    daily=Daily(
+        config={"players": 2, "sums": True, "length": "final"},
+        level="normal",
+        result=_daily,
+        line=N_("Con sumas, hasta el final. Cuenta ganar, y en cuantos menos duelos."),
+        unit=Np_("{n} duelo", "{n} duelos"),
+    ),
     deal=_deal,
     reveal=_reveal,
     stat_names={"wars": N_("Guerras")},

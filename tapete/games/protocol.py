@@ -421,6 +421,27 @@ def deck_words(gettext: Gettext) -> JSON:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Daily:
+    """The game's deal of the day («Reto del día», :mod:`tapete.daily`): the same options,
+    bots and cards for everyone who plays it that day, and how a finished attempt ranks."""
+
+    config: JSON
+    """The options (read by the game's codec), the same every day."""
+    level: str | None
+    """The bots' level (None: a game without bots)."""
+    result: Callable[[JSON, int, list[tuple[int, JSON]]], tuple[bool, int]]
+    """From the outcome, the player's seat and the log (each move's seat and move): whether
+    they won, and the number the day's table ranks by."""
+    lower: bool = True
+    """A lower number ranks first (moves, duels, misses); False: a higher (points)."""
+    line: str = ""
+    """What the deal is and what counts, a message id of the game's domain (the page)."""
+    unit: tuple[str, str] = ("{n}", "{n}")
+    """How the number reads: a message with plurals of the game's domain, ``{n}`` in it
+    (:func:`tapete.i18n.Np_`)."""
+
+
 @functools.cache
 def _page_words(build: Callable[[Gettext], JSON], domain: str, lang: str) -> JSON:
     from tapete.i18n import translations
@@ -501,6 +522,8 @@ class GameSpec(Generic[C, S, M]):
     ``redo``, ``shuffling``, ``order`` and ``deal_match``, the links to it (``check``) and
     the table's note of the commitment (``committed``); a word not given is the page's own,
     of a deck of cards."""
+    daily: Daily | None = None
+    """The deal of the day (None: the game has none)."""
     reveal: Callable[[S], JSON] | None = None
     """What the table hid while the game was played (the others' hands, the next card to
     turn), shown in its replay once it is over: JSON the game's page draws over a seat's

@@ -46,6 +46,11 @@ def N_(message: str) -> str:
     return message
 
 
+def Np_(singular: str, plural_: str) -> tuple[str, str]:
+    """Mark a message with plurals for the catalog (read later with :func:`plural`)."""
+    return singular, plural_
+
+
 def po_path(lang: str, domain: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 

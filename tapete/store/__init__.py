@@ -1,5 +1,6 @@
 """Persistence: SQLAlchemy models, Alembic migrations, and the repository the rooms use."""
 
+from tapete.store.daily import AlreadyPlayed
 from tapete.store.repo import (
     GameRecord,
     LoggedMove,
@@ -12,6 +13,7 @@ from tapete.store.repo import (
 )
 
 __all__ = [
+    "AlreadyPlayed",
     "GameRecord",
     "LoggedMove",
     "RoomRecord",

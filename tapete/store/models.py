@@ -3,12 +3,13 @@ few settings."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -216,6 +217,20 @@ class AnalysisRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     result: Mapped[dict[str, Any]] = mapped_column()
     made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DailyRow(Base):
+    """One player's attempt at a day's deal («Reto del día», tapete/daily.py): one a day and
+    game (the key), made with its game in one transaction."""
+
+    __tablename__ = "daily"
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    result: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    """Once the game is over: ``{"won", "value", "seconds"}`` (read from its game)."""
 
 
 class RatingRow(Base):

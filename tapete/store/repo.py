@@ -10,7 +10,7 @@ import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.pool import NullPool
 
 from tapete.store.accounts import Accounts
+from tapete.store.daily import AlreadyPlayed, Daily, add_attempt
 from tapete.store.models import AnalysisRow, GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 from tapete.store.players import Players, Rated
 from tapete.store.writer import MoveWriter, StaleWrite
@@ -220,6 +221,8 @@ class Store:
         self.accounts = Accounts(self.sessions)
         """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
         self.players = Players(self.sessions)
+        self.daily = Daily(self.sessions)
+        """The deals of the day: attempts and results (:mod:`tapete.store.daily`)."""
         """Ratings, leaderboards, public names, blocks, reports, bans, leavings
         (:mod:`tapete.store.players`)."""
 
@@ -268,8 +271,36 @@ class Store:
         position: dict[str, Any] | None = None,
         room_id: str | None = None,
         rated: bool = False,
+        daily: date | None = None,
     ) -> GameRecord:
+        """A new game. With ``daily``, it is ``owner``'s attempt at that day's deal of its
+        game, made in the same transaction: :class:`AlreadyPlayed` (nothing made) when they
+        have one."""
         await self.ensure_guest(owner)
+        if daily is not None:
+            try:
+                return await self._create_game(
+                    kind, config, seed, seats, owner, position, room_id, rated, daily
+                )
+            except IntegrityError:
+                made = await self.daily.attempt(daily, kind, owner)
+                if made is None:
+                    raise
+                raise AlreadyPlayed(made) from None
+        return await self._create_game(kind, config, seed, seats, owner, position, room_id, rated)
+
+    async def _create_game(
+        self,
+        kind: str,
+        config: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        owner: str,
+        position: dict[str, Any] | None,
+        room_id: str | None,
+        rated: bool,
+        daily: date | None = None,
+    ) -> GameRecord:
         async with self.sessions.begin() as s:
             for _ in range(10):
                 game_id = secrets.token_urlsafe(9)[:12]
@@ -292,6 +323,9 @@ class Store:
             )
             s.add(row)
             await s.flush()
+            if daily is not None:
+                add_attempt(s, daily, kind, owner, game_id)
+                await s.flush()
             return GameRecord.of(row)
 
     async def game(self, game_id: str) -> GameRecord | None:

@@ -80,8 +80,17 @@ from tapete.games.onecard.structs import (
     parse_move,
     seats,
 )
-from tapete.games.protocol import JSON, Clock, GameSpec, Hall, Online, Quick, players_field
-from tapete.i18n import N_
+from tapete.games.protocol import (
+    JSON,
+    Clock,
+    Daily,
+    GameSpec,
+    Hall,
+    Online,
+    Quick,
+    players_field,
+)
+from tapete.i18n import N_, Np_
 from tapete.rng import Rng
 
 __all__ = [
@@ -116,6 +125,12 @@ def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, i
         "caught": sum(by == seat for by, _ in catches),
         "was_caught": sum(target == seat for _, target in catches),
     }
+
+
+def _daily(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> tuple[bool, int]:
+    """The day's deal: won, and in how many turns (cards played and draws: not the race)."""
+    turns = sum(1 for by, move in log if by == seat and move.get("type") in ("play", "draw"))
+    return outcome.get("winner") == seat, turns
 
 
 def _deal(config: Config, seed: int) -> JSON:
@@ -160,6 +175,13 @@ def _reveal(state: State) -> JSON:
 SPEC: Final = GameSpec[Config, State, Move](
     key="onecard",
     stats=_stats,
+    daily=Daily(
+        config={"players": 2},
+        level="dificil",
+        result=_daily,
+        line=N_("Mano a mano contra un bot difícil. Cuenta ganar, y en cuantas menos jugadas."),
+        unit=Np_("{n} jugada", "{n} jugadas"),
+    ),
     deal=_deal,
     reveal=_reveal,
     stat_names={"caught": N_("«¡Pillado!» cantados"), "was_caught": N_("Veces pillado")},

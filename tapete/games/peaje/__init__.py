@@ -80,8 +80,8 @@ from tapete.games.peaje.game import (
     with_seats,
 )
 from tapete.games.peaje.names import OPTION_TITLES, STEPS, name_param
-from tapete.games.protocol import JSON, Clock, GameSpec, Guide, Hall, Online, Quick
-from tapete.i18n import N_
+from tapete.games.protocol import JSON, Clock, Daily, GameSpec, Guide, Hall, Online, Quick
+from tapete.i18n import N_, Np_
 
 __all__ = [
     "CLOCK_MOVES", "CONFIG", "CONFIRM_MISS", "CONFIRM_TOLL", "COOP_MISSES", "MOVES",
@@ -113,6 +113,11 @@ def _stats(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> dict[str, i
     return {"misses": int(misses[route]), "tolls": int(tolls[route])}
 
 
+def _daily(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> tuple[bool, int]:
+    """The day's deal (solitario): the route finished, and with how many misses."""
+    return outcome.get("reason") == "route", int((outcome.get("misses") or [0])[0])
+
+
 def _deal(config: Config, seed: int) -> JSON:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): a deck shuffled
     for each route (one for all but in turnos rápidos), its last card turned up to start."""
@@ -140,6 +145,16 @@ def _replay_reveal(state: State) -> JSON:
 SPEC: Final = GameSpec[Config, State, Move](
     key="peaje",
     stats=_stats,
+    daily=Daily(
+        config={"variant": "solitario", "difficulty": "media"},
+        level=None,
+        result=_daily,
+        line=N_(
+            "Solitario, dificultad media, la misma ruta para todos. Cuenta llegar, y con "
+            "cuantos menos fallos."
+        ),
+        unit=Np_("{n} fallo", "{n} fallos"),
+    ),
     deal=_deal,
     reveal=_replay_reveal,
     stat_names={"misses": N_("Fallos"), "tolls": N_("Peajes pagados")},

@@ -5,6 +5,7 @@ from typing import Any, Final
 
 from tapete.games.protocol import (
     Clock,
+    Daily,
     GameSpec,
     Hall,
     Online,
@@ -52,7 +53,7 @@ from tapete.games.rummy.game import (
 )
 from tapete.games.rummy.sets import MESSAGES as SET_MESSAGES
 from tapete.games.rummy.sets import SetInfo, analyze, reason, tidy
-from tapete.i18n import N_
+from tapete.i18n import N_, Np_
 from tapete.tiles import full_set, text
 
 __all__ = [
@@ -100,6 +101,13 @@ def _stats(outcome: dict[str, Any], seat: int, log: list[Any]) -> dict[str, int]
     return {"points": int(scores[seat]) if seat < len(scores) else 0}
 
 
+def _daily(outcome: dict[str, Any], seat: int, log: list[Any]) -> tuple[bool, int]:
+    """The day's deal (one hand): won, and the hand's points for the seat."""
+    scores = outcome.get("scores") or []
+    points = int(scores[seat]) if seat < len(scores) else 0
+    return points > 0 and points == max(scores), points
+
+
 def _deal(config: Config, seed: int) -> dict[str, Any]:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): who starts, then
     the 106 tiles shuffled, fourteen to each rack from the start (a rack is shown sorted),
@@ -145,6 +153,14 @@ SPEC: Final = GameSpec[Config, State, Moves](
     deal=_deal,
     reveal=_reveal,
     stats=_stats,
+    daily=Daily(
+        config={"players": 2, "hands": 1},
+        level="experto",
+        result=_daily,
+        lower=False,
+        line=N_("Una mano contra un bot experto. Cuentan los puntos de la mano."),
+        unit=Np_("{n} punto", "{n} puntos"),
+    ),
     stat_names={"points": N_("Puntos")},
     rules=_rules,
     config=CONFIG,
