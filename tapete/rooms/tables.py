@@ -7,7 +7,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from tapete.cosmetics import look
@@ -133,8 +133,10 @@ class Tables:
         level: str | None = None,
         seed: int | None = None,
         position: dict[str, Any] | None = None,
+        daily: date | None = None,
     ) -> Table:
-        """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config")."""
+        """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config");
+        with ``daily`` (their attempt at that day's deal), the store's AlreadyPlayed."""
         found = entry(kind)
         spec = found.game
         start = spec.rules.load(position) if position is not None else None
@@ -151,6 +153,7 @@ class Tables:
             seats,
             owner=guest,
             position=spec.rules.dump(start) if start is not None else None,
+            daily=daily,
         )
         await self.ownership.claim(table_unit(record))  # (a new game: nobody else holds it)
         table = await self.open(record)

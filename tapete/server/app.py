@@ -35,6 +35,7 @@ from tapete.server.ops.probes import Ops
 from tapete.server.pages.api import Api
 from tapete.server.pages.app_shell import AppShell
 from tapete.server.pages.assets import Static
+from tapete.server.pages.daily import DailyPages
 from tapete.server.pages.fairness import Fairness
 from tapete.server.pages.games import Pages
 from tapete.server.pages.leaderboard import Leaderboards
@@ -95,6 +96,7 @@ def create_app(
     rooms = RoomPages(hall, pages)
     quick = QuickPlay(hall)
     boards = Leaderboards(hall, pages)
+    dailies = DailyPages(hall, pages)
     strangers = Strangers(hall)
     sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
@@ -129,6 +131,9 @@ def create_app(
         Route("/sala/{code}", rooms.page, name="room_page"),
         Route("/clasificacion/{game}", boards.page),
         Route("/api/clasificacion/{game}", boards.get),
+        Route("/reto", dailies.page),
+        Route("/reto/{game}", dailies.start, methods=["POST"]),
+        Route("/api/reto/{game}", dailies.get),
         Route("/api/partidas/{game_id}/puntuacion", boards.change),
         Route("/api/jugadores/bloquear", strangers.block, methods=["POST"]),
         Route("/api/jugadores/bloqueados", strangers.blocked),

@@ -22,6 +22,7 @@ from tapete.registry import REGISTRY, Entry
 from tapete.rooms import Live, Settings
 from tapete.rooms.analysis import Coaching
 from tapete.rooms.bots import close_search_pools
+from tapete.rooms.daily import Dailies
 from tapete.rooms.matchmaker import Matchmaker
 from tapete.rooms.quick_board import RedisBoard
 from tapete.server.account.guests import Guests
@@ -221,6 +222,7 @@ class Hall:
         self._live: Live | None = None
         self._matchmaker: Matchmaker | None = None
         self._coaching: Coaching | None = None
+        self._dailies: Dailies | None = None
         self.guests: Guests | None = None
         self.resuming: asyncio.Task[None] | None = None
         self.revoking: asyncio.Task[None] | None = None
@@ -260,6 +262,7 @@ class Hall:
         )
         self._matchmaker.start()
         self._coaching = Coaching(self.store, max(1, self.settings.search_workers))
+        self._dailies = Dailies(self.store, self._live.tables, self.secret)
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)
             self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
@@ -343,6 +346,12 @@ class Hall:
         """The coach's analyses of finished games («Análisis»)."""
         assert self._coaching is not None, "the hall has not started"
         return self._coaching
+
+    @property
+    def dailies(self) -> Dailies:
+        """The deals of the day («Reto del día»): attempts and the day's tables."""
+        assert self._dailies is not None, "the hall has not started"
+        return self._dailies
 
     @property
     def matchmaker(self) -> Matchmaker:
