@@ -39,13 +39,21 @@ class Started:
 
 
 @dataclass(frozen=True, slots=True)
+class Row:
+    ranked: daily.Ranked
+    name: str
+    """The player's public name (its key: :mod:`tapete.public_names`)."""
+    you: bool
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class DayTable:
     day: date
     kind: str
     lower: bool
-    rows: list[tuple[daily.Ranked, str, bool]]
-    """Each finished attempt ranked, with its player's public name key and whether the
-    player is the viewer."""
+    rows: list[Row]
+    """Each finished attempt, ranked."""
     played: int
     """Attempts made (finished or not)."""
     mine: str | None
@@ -115,11 +123,15 @@ class Dailies:
             )  # fmt: skip
         ranked = daily.rank(rows, spec.lower)
         mine = next((a.game_id for a in attempts if a.guest == viewer), None)
+        ids = {a.guest: a.game_id for a in attempts}
         return DayTable(
             day=day,
             kind=found.key,
             lower=spec.lower,
-            rows=[(r, names[r.attempt.guest], r.attempt.guest == viewer) for r in ranked],
+            rows=[
+                Row(r, names[r.attempt.guest], r.attempt.guest == viewer, ids[r.attempt.guest])
+                for r in ranked
+            ],
             played=len(attempts),
             mine=mine,
         )

@@ -24,6 +24,15 @@ class AlreadyPlayed(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Of:
+    """Whose attempt at which day's deal a game is."""
+
+    day: date
+    kind: str
+    guest: str
+
+
+@dataclass(frozen=True, slots=True)
 class DailyGame:
     """An attempt with what the day's table needs of its game."""
 
@@ -51,6 +60,12 @@ class Daily:
         async with self.sessions() as s:
             row = await s.get(DailyRow, (day, kind, guest))
             return row.game_id if row is not None else None
+
+    async def of_game(self, game_id: str) -> Of | None:
+        """The attempt a game is, if it is one."""
+        async with self.sessions() as s:
+            row = (await s.scalars(select(DailyRow).where(DailyRow.game_id == game_id))).first()
+            return Of(row.day, row.kind, row.guest) if row is not None else None
 
     async def games(self, day: date, kind: str) -> list[DailyGame]:
         """Every attempt at the day's deal, with its game and the player's chosen name."""

@@ -228,7 +228,7 @@ class DailyRow(Base):
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True, index=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(default=None)
     """Once the game is over: ``{"won", "value", "seconds"}`` (read from its game)."""
 

@@ -196,3 +196,41 @@ def test_the_page_offers_each_games_deal(client: TestClient) -> None:
     assert f'href="/partida/{game}"' in page.text and 'action="/reto/rummy"' not in page.text
     english = browser(client, "en").get("/reto")
     assert "Daily challenge" in english.text
+
+
+def test_a_day_over_its_games_are_everyones(client: TestClient) -> None:
+    """Yesterday's deal opens for everyone: each finished attempt's replay, its analysis and
+    its deal; today's are their players' only."""
+    assert client.portal is not None
+    yesterday = today() - timedelta(days=1)
+    old = client.portal.call(hall(client).dailies.start, "rummy", me(client), yesterday).game_id
+    new = attempt(client, "rummy")
+    for game in (old, new):
+        play_out(client, game)
+    stranger = browser(client, "en")
+    replay = stranger.get(f"/api/partidas/{old}/repeticion")
+    assert replay.status_code == 200
+    body = replay.json()
+    table = client.portal.call(hall(client).live.read_table, old)
+    seat = table.seat_of(me(client))
+    assert body["seat"] == seat and body["steps"]  # (seen from the player's seat)
+    assert all(s["name"] != "You" for s in body["seats"])  # (the stranger is nobody there)
+    assert stranger.get(f"/partida/{old}/analisis").status_code == 200
+    fair = stranger.get(f"/api/partidas/{old}/justa").json()
+    assert fair["seed"] == daily.seed(hall(client).secret, yesterday, "rummy")
+    day = stranger.get("/api/reto/rummy", params={"fecha": yesterday.isoformat()}).json()
+    assert [r["game"] for r in day["table"]] == [old]
+    assert stranger.get(f"/api/partidas/{new}/repeticion").status_code == 404  # today's
+    assert "seed" not in stranger.get(f"/api/partidas/{new}/justa").json()
+    assert all("game" not in r for r in stranger.get("/api/reto/rummy").json()["table"])
+    page = stranger.get("/reto").text
+    assert f'href="/partida/{old}/repeticion"' in page and f"/partida/{new}/" not in page
+
+
+def test_the_table_of_an_attempt_says_so_and_leads_back(client: TestClient) -> None:
+    game = attempt(client, "guerra")
+    page = client.get(f"/partida/{game}").text
+    assert 'class="dailybar"' in page and today().isoformat() in page
+    assert 'href="/reto" id="again"' in page  # (the end leads to the day's table)
+    practice = client.post("/api/guerra/nueva", json={"config": {}}).json()["id"]
+    assert 'class="dailybar"' not in client.get(f"/partida/{practice}").text

@@ -53,22 +53,26 @@ def result_text(kind: str, lang: str, value: int) -> str:
     return plural(kind, lang, singular, plural_, value)
 
 
-def rows(table: DayTable, lang: str) -> list[dict[str, Any]]:
+def rows(table: DayTable, lang: str, over: bool = False) -> list[dict[str, Any]]:
+    """The day's table as sent and shown; a day ``over`` gives each attempt's game (public
+    then: its replay and analysis are everyone's)."""
     out = []
-    for ranked, name, mine in table.rows:
-        a = ranked.attempt
-        public = parse(name)
+    for row in table.rows:
+        a = row.ranked.attempt
+        public = parse(row.name)
         out.append(
             {
-                "rank": ranked.rank,
-                "name": public.words(lang) if public is not None else name,
+                "rank": row.ranked.rank,
+                "name": public.words(lang) if public is not None else row.name,
                 "result": a.value,
                 "won": a.won,
                 "text": result_text(table.kind, lang, a.value),
                 "seconds": a.seconds,
-                "you": mine,
+                "you": row.you,
             }
         )
+        if over:
+            out[-1]["game"] = row.game_id
     return out
 
 
@@ -122,7 +126,7 @@ class DailyPages:
             "played": table.mine is not None,
             "mine": table.mine,
             "attempts": table.played,
-            "table": rows(table, lang),
+            "table": rows(table, lang, over=day < today),
             "streak": await self.hall.dailies.streak(guest, today) if guest else 0,
         }
         if day < today:  # (the day is over: what anyone can check the commitment with)
@@ -139,6 +143,7 @@ class DailyPages:
         deals = []
         for entry in games():
             table = await self.hall.dailies.table(entry.key, today, guest)
+            before = await self.hall.dailies.table(entry.key, yesterday, guest)
             spec = entry.game.daily
             assert spec is not None
             shown = rows(table, lang)
@@ -156,6 +161,8 @@ class DailyPages:
                     "commitment": self.hall.dailies.commitment(today, entry.key),
                     "yesterday": {
                         "date": yesterday.isoformat(),
+                        "best": rows(before, lang, over=True)[:3],
+                        "coach": entry.bots is not None and entry.bots.coach is not None,
                         "commitment": self.hall.dailies.commitment(yesterday, entry.key),
                         "api": f"/api/reto/{entry.key}?fecha={yesterday.isoformat()}",
                     },

@@ -28,7 +28,7 @@ from tapete.i18n.errors import describe
 from tapete.rooms import Table
 from tapete.server.pages.games import Pages, game_info
 from tapete.server.pages.render import lang_of
-from tapete.server.pages.replay import sat_at, sees_hidden
+from tapete.server.pages.replay import public, sat_at, sees_hidden
 from tapete.server.state import Hall, guest_of
 
 
@@ -86,18 +86,21 @@ class Fairness:
                 item["title"] = text(table.spec.key, lang, item["title"], **params)
         return redo
 
-    def _of(self, request: Request, table: Table | None) -> dict[str, Any] | None:
+    async def _of(self, request: Request, table: Table | None) -> dict[str, Any] | None:
         if table is None:
             return None
         guest = guest_of(request)
-        return self.of(table, lang_of(request), sat_at(table, guest), sees_hidden(table, guest))
+        shown = await public(self.hall, table) is not None
+        return self.of(
+            table, lang_of(request), sat_at(table, guest), sees_hidden(table, guest, shown)
+        )
 
     async def _room(self, request: Request) -> Table | None:
         return await self.hall.live.read_table(request.path_params["game_id"])
 
     async def get(self, request: Request) -> Response:
         table = await self._room(request)
-        fair = self._of(request, table)
+        fair = await self._of(request, table)
         if fair is None:
             words = describe("not_your_game", lang_of(request))
             return JSONResponse({"error": "not_your_game", "message": words}, status_code=404)
@@ -105,7 +108,7 @@ class Fairness:
 
     async def page(self, request: Request) -> Response:
         table = await self._room(request)
-        fair = self._of(request, table)
+        fair = await self._of(request, table)
         if table is None or fair is None:
             return self.pages.not_found(request)
         mine = sat_at(table, guest_of(request))

@@ -303,6 +303,9 @@ class Pages:
         account = None
         if guest is not None and self.hall.store is not None:
             account = await self.hall.store.accounts.get(guest)
+        attempt = None  # (an attempt at a deal of the day: the page says so, and leads back)
+        if not table.online and self.hall.store is not None:
+            attempt = await self.hall.store.daily.of_game(table.id)
         first = None
         if replay is None:  # the table as the socket's «joined» would show it, drawn at once
             await table.durable()
@@ -328,6 +331,7 @@ class Pages:
             avatars=AVATAR_KEYS,
             replay=replay,
             first=first,
+            daily={"date": attempt.day.isoformat()} if attempt is not None else None,
         )
 
     def commitment(self, table: Table) -> str | None:

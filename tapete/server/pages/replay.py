@@ -20,6 +20,7 @@ from typing import Any, Final
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from tapete import daily
 from tapete.i18n import N_, SHARED, text
 from tapete.i18n.errors import describe
 from tapete.rooms import Table
@@ -29,6 +30,7 @@ from tapete.server.account.account import Refused, refusing
 from tapete.server.pages.games import Pages
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, guest_of
+from tapete.store import utcnow
 
 
 def sat_at(table: Table, guest: str | None) -> int | None:
@@ -36,12 +38,25 @@ def sat_at(table: Table, guest: str | None) -> int | None:
     return table.seat_of(guest)
 
 
-def sees_hidden(table: Table, guest: str | None) -> bool:
+def sees_hidden(table: Table, guest: str | None, public: bool = False) -> bool:
     """The one rule of who may see what a game's table hid (every hand, the order of the
     deck): once it is over, those who sat at it, and nobody else — not one who only watched
-    it, not a stranger with its link. Its replay (here) and the seed and the deal on its
+    it, not a stranger with its link — but for a ``public`` game (:func:`public`), which
+    everyone may see once it is over. Its replay (here) and the seed and the deal on its
     fair-deck page (:mod:`~tapete.server.pages.fairness`) both follow it."""
-    return table.finished and sat_at(table, guest) is not None
+    return table.finished and (public or sat_at(table, guest) is not None)
+
+
+async def public(hall: Hall, table: Table) -> int | None:
+    """A game everyone may see once it is over, and the seat to see it from: an attempt at
+    a deal of the day whose day is over (the deal was everybody's; «Reto del día»), from its
+    player's seat. None: a game only its players see."""
+    if hall.store is None or table.online:
+        return None
+    attempt = await hall.store.daily.of_game(table.id)
+    if attempt is None or attempt.day >= daily.day_of(utcnow()):
+        return None
+    return table.seat_of(attempt.guest)
 
 
 ANALYSIS_WORDS: Final = {
@@ -68,11 +83,14 @@ class Replays:
         """The game and the seat it is seen from; :class:`Refused` if it may not be."""
         table = await self.hall.live.read_table(request.path_params["game_id"])
         mine = sat_at(table, guest_of(request)) if table is not None else None
-        if table is None or mine is None:  # (its hidden cards are never theirs: sees_hidden)
+        shown = await public(self.hall, table) if table is not None and mine is None else None
+        if table is None or (mine is None and shown is None):  # (sees_hidden: not theirs)
             raise Refused("not_your_game", 404)
         asked = request.query_params.get("asiento")
         if asked is None:
-            return table, mine
+            seat = mine if mine is not None else shown
+            assert seat is not None
+            return table, seat
         if not asked.isdigit() or int(asked) >= len(table.record.seats):
             raise Refused("bad_seat", 400)
         return table, int(asked)

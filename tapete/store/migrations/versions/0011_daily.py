@@ -24,8 +24,10 @@ def upgrade() -> None:
         sa.Column("result", sa.JSON(), nullable=True),
     )
     op.create_index("ix_daily_guest", "daily", ["guest"])
+    op.create_index("ix_daily_game_id", "daily", ["game_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_daily_game_id", table_name="daily")
     op.drop_index("ix_daily_guest", table_name="daily")
     op.drop_table("daily")
