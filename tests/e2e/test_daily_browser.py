@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, still
+from browser import TIMEOUT, no_horizontal_scroll, shot, still
 from playwright.sync_api import Page, expect
 
 expect.set_options(timeout=TIMEOUT)
