@@ -262,6 +262,26 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_logros(args: argparse.Namespace) -> int:
+    """Every logro again from the finished games' move logs (a new logro reaches past
+    games too)."""
+    from tapete.rooms.logros import Logros
+    from tapete.store import Store, migrate
+
+    async def run() -> int:
+        url = database_url(args.db)
+        await asyncio.to_thread(migrate, url)
+        store = Store(url)
+        try:
+            games = await Logros(store).recount()
+        finally:
+            await store.close()
+        print(f"{games} partidas contadas de nuevo para los logros")
+        return 0
+
+    return asyncio.run(run())
+
+
 def cmd_moderation(args: argparse.Namespace) -> int:
     """What players reported, and what an operator does with it: ban (bots only from then
     on), unban, dismiss a report."""
@@ -433,6 +453,11 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("action", choices=["recompute"])
     t.add_argument("--db")
     t.set_defaults(func=cmd_ratings)
+
+    g = sub.add_parser("logros", help="cuenta de nuevo los logros desde las partidas (recount)")
+    g.add_argument("action", choices=["recount"])
+    g.add_argument("--db")
+    g.set_defaults(func=cmd_logros)
 
     o = sub.add_parser("moderation", help="denuncias de jugadores: ver, expulsar, readmitir")
     o.add_argument("action", choices=["reports", "ban", "unban", "dismiss"])

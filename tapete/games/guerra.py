@@ -36,9 +36,11 @@ from tapete.games.protocol import (
     Codec,
     Daily,
     Event,
+    Finished,
     GameSpec,
     Hall,
     IllegalMove,
+    Logro,
     Move,
     Online,
     Options,
@@ -539,6 +541,36 @@ def _daily(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> tuple[bool,
     return outcome.get("winner") == seat, int(outcome.get("duels", 0))
 
 
+def _double_war(f: Finished) -> int:
+    """Duels of two wars or more that the seat took."""
+    wars, took = 0, 0
+    for _, _, events in f.moves:
+        for e in events:
+            if e.get("t") == "duel":
+                wars = 0
+            elif e.get("t") == "war" and f.seat in e.get("seats", ()):
+                wars += 1
+            elif e.get("t") == "won":
+                took += int(wars >= 2 and e.get("seat") == f.seat)
+                wars = 0
+    return took
+
+
+LOGROS: Final = (
+    Logro("guerra.primera", N_("Primera victoria"), N_("Gana una partida de La guerra."), "⚔️",
+          lambda f: int(f.won)),
+    Logro("guerra.todas", N_("Todas las cartas"), N_("Gana quedándote con todas las cartas."),
+          "👑", lambda f: int(f.won and f.outcome.get("reason") == "all_cards")),
+    Logro("guerra.doble", N_("Guerra doble"), N_("Gana un duelo que pasó por dos guerras."), "🔥",
+          _double_war),
+    Logro("guerra.sumas", N_("Buenas cuentas"), N_("Gana una partida con sumas."), "➕",
+          lambda f: int(f.won and f.config.sums)),
+    Logro("guerra.partidas", N_("Habitual de La guerra"), N_("Juega {goal} partidas de La guerra."),
+          "📚", lambda f: 1, goal=25),
+)  # fmt: skip
+"""La guerra's logros (:mod:`tapete.logros`)."""
+
+
 def _deal(config: Config, seed: int) -> JSON:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): the 52 cards
     shuffled, then dealt one by one round the table."""
@@ -563,6 +595,7 @@ def _reveal(state: State) -> JSON:
 SPEC: Final = GameSpec[Config, State, Turn](
     key="guerra",
     stats=_stats,
+    logros=LOGROS,
     daily=Daily(
         config={"players": 2, "sums": True, "length": "final"},
         level="normal",

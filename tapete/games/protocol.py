@@ -422,6 +422,52 @@ def deck_words(gettext: Gettext) -> JSON:
 
 
 @dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game as one of its players' logros read it (:class:`Logro`): replayed
+    from its log, every move with the events it made."""
+
+    config: Any
+    """The game's options (parsed)."""
+    outcome: JSON
+    seat: int
+    """The player's seat."""
+    won: bool
+    """Among the winners (the game's ``winners``)."""
+    moves: list[tuple[int, JSON, list[JSON]]]
+    """Each move: the seat that made it, the move, the events it made."""
+    bots: tuple[str | None, ...]
+    """Each seat's bot level (None: a person)."""
+    daily: bool = False
+    """An attempt at a deal of the day."""
+    upset: bool = False
+    """A rated game whose other players were rated higher than this one, on average,
+    before it."""
+
+    def events(self, t: str, seat: int | None = None) -> list[JSON]:
+        """The events of type ``t`` (made by ``seat``'s moves, if given), in order."""
+        return [
+            e for s, _, es in self.moves if seat is None or s == seat for e in es if e.get("t") == t
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Logro:
+    """An achievement a game declares («Logros», :mod:`tapete.logros`): what each finished
+    game of a player adds to it, and how much earns it."""
+
+    key: str
+    """Unique in the hall: ``<game>.<name>``."""
+    title: str
+    """Its name, a message id of the game's domain."""
+    rule: str
+    """The rule in plain words, a message id of the game's domain (``{goal}`` in it)."""
+    icon: str
+    count: Callable[[Finished], int]
+    """What one finished game adds (0: nothing)."""
+    goal: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Daily:
     """The game's deal of the day («Reto del día», :mod:`tapete.daily`): the same options,
     bots and cards for everyone who plays it that day, and how a finished attempt ranks."""
@@ -524,6 +570,8 @@ class GameSpec(Generic[C, S, M]):
     of a deck of cards."""
     daily: Daily | None = None
     """The deal of the day (None: the game has none)."""
+    logros: tuple[Logro, ...] = ()
+    """The game's achievements, in the order the player sees them."""
     reveal: Callable[[S], JSON] | None = None
     """What the table hid while the game was played (the others' hands, the next card to
     turn), shown in its replay once it is over: JSON the game's page draws over a seat's

@@ -16,6 +16,7 @@ import msgspec
 
 from tapete.cluster import Node
 from tapete.rooms.inbox import Message, Settings, error
+from tapete.rooms.logros import Logros
 from tapete.rooms.messages import RoomActionType
 from tapete.rooms.ownership import Elsewhere, Ownership, room_unit, table_unit
 from tapete.rooms.private_room import PrivateRoom, room_error
@@ -72,6 +73,8 @@ class Live:
         )
         self._sweeper: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
+        self.logros = Logros(store)
+        """Counting the logros of finished games (:mod:`tapete.rooms.logros`)."""
 
     async def start(self) -> int:
         """Start sweeping what is idle, and (one process alone) rebuild the live games from
@@ -90,8 +93,10 @@ class Live:
             self._sweeper = None
         await self.rooms.close()
         await self.tables.close()
-        for task in list(self._chores):
+        chores = list(self._chores)
+        for task in chores:
             task.cancel()
+        await asyncio.gather(*chores, return_exceptions=True)  # (none left running on a store)
 
     async def _sweep(self) -> None:
         while True:
@@ -214,6 +219,19 @@ class Live:
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
         self.ownership.forget(unit)
+
+    def finished(self, table: Table) -> None:
+        """A game ended: its logros are counted (in the background; the end dialog's
+        question counts it at once if it comes first)."""
+        task = asyncio.get_running_loop().create_task(self._count(table.id))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _count(self, game_id: str) -> None:
+        try:
+            await self.logros.count_game(game_id)
+        except Exception:  # (a count failed: the next question about it counts it again)
+            log.exception("counting the logros of %s failed", game_id)
 
     def ended(self, table: Table) -> None:
         """A room's game ended: its room tells everyone in it."""

@@ -67,6 +67,9 @@ class TableEvents(Protocol):
         """The move just committed ended a game among friends (its private room says so to
         everyone in it)."""
 
+    def finished(self, table: Table) -> None:
+        """The move just committed ended the game (any game: its logros are counted)."""
+
 
 class Table:
     """One game being played. Create with :meth:`open`, which replays the move log."""
@@ -578,6 +581,8 @@ class Table:
         logged = Logged(version, seat, move_json, events)
         self.stream.publish(logged, lambda s: self.game.view(self.state, s), self.clocks.json())
         MOVES.labels(self.record.kind).inc()
+        if self.finished and self.events is not None:
+            self.events.finished(self)
         if self.online and self.finished:
             self._presence_changed()  # (nobody plays for anyone now)
             if self.events is not None:

@@ -39,6 +39,7 @@ from tapete.server.pages.daily import DailyPages
 from tapete.server.pages.fairness import Fairness
 from tapete.server.pages.games import Pages
 from tapete.server.pages.leaderboard import Leaderboards
+from tapete.server.pages.logros import LogrosPages
 from tapete.server.pages.quick import QuickPlay
 from tapete.server.pages.render import Renderer, lang_of
 from tapete.server.pages.replay import Replays
@@ -97,6 +98,7 @@ def create_app(
     quick = QuickPlay(hall)
     boards = Leaderboards(hall, pages)
     dailies = DailyPages(hall, pages)
+    logros = LogrosPages(hall, pages)
     strangers = Strangers(hall)
     sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
@@ -134,6 +136,8 @@ def create_app(
         Route("/reto", dailies.page),
         Route("/reto/{game}", dailies.start, methods=["POST"]),
         Route("/api/reto/{game}", dailies.get),
+        Route("/logros", logros.page),
+        Route("/api/logros", logros.get),
         Route("/api/partidas/{game_id}/puntuacion", boards.change),
         Route("/api/jugadores/bloquear", strangers.block, methods=["POST"]),
         Route("/api/jugadores/bloqueados", strangers.blocked),

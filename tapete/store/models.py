@@ -233,6 +233,28 @@ class DailyRow(Base):
     """Once the game is over: ``{"won", "value", "seconds"}`` (read from its game)."""
 
 
+class LogroGameRow(Base):
+    """A finished game whose logros a player has had counted (once: the key)."""
+
+    __tablename__ = "logro_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True, index=True)
+
+
+class LogroRow(Base):
+    """A player's progress towards a logro (tapete/logros.py), and when a game earned it."""
+
+    __tablename__ = "logros"
+
+    guest: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    progress: Mapped[int] = mapped_column(Integer, default=0)
+    earned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    game_id: Mapped[str | None] = mapped_column(String(16), default=None)
+    """The game that earned it."""
+
+
 class RatingRow(Base):
     """A player's rating in a game of skill (tapete/ratings.py): its mean and uncertainty."""
 

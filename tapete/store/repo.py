@@ -25,6 +25,7 @@ from sqlalchemy.pool import NullPool
 
 from tapete.store.accounts import Accounts
 from tapete.store.daily import AlreadyPlayed, Daily, add_attempt
+from tapete.store.logros import Logros
 from tapete.store.models import AnalysisRow, GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 from tapete.store.players import Players, Rated
 from tapete.store.writer import MoveWriter, StaleWrite
@@ -222,6 +223,8 @@ class Store:
         """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
         self.players = Players(self.sessions)
         self.daily = Daily(self.sessions)
+        self.logros = Logros(self.sessions)
+        """Logros: progress and the games counted (:mod:`tapete.store.logros`)."""
         """The deals of the day: attempts and results (:mod:`tapete.store.daily`)."""
         """Ratings, leaderboards, public names, blocks, reports, bans, leavings
         (:mod:`tapete.store.players`)."""

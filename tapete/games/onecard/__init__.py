@@ -4,6 +4,7 @@ of :mod:`tapete.cards` as the engine's integers, and the jokers), the rules, pur
 (:data:`SPEC`); the package itself is the rules module (``SPEC.rules``).
 """
 
+from collections.abc import Callable
 from typing import Final
 
 from tapete.games.onecard import names
@@ -84,8 +85,10 @@ from tapete.games.protocol import (
     JSON,
     Clock,
     Daily,
+    Finished,
     GameSpec,
     Hall,
+    Logro,
     Online,
     Quick,
     players_field,
@@ -133,6 +136,32 @@ def _daily(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> tuple[bool,
     return outcome.get("winner") == seat, turns
 
 
+def _beat(level: str) -> Callable[[Finished], int]:
+    return lambda f: int(f.won and level in f.bots)
+
+
+LOGROS: Final = (
+    Logro("onecard.primera", N_("Primera victoria"), N_("Gana una partida de One Card."), "🃏",
+          lambda f: int(f.won)),
+    Logro("onecard.diez", N_("Diez victorias"), N_("Gana {goal} partidas de One Card."), "🏅",
+          lambda f: int(f.won), goal=10),
+    Logro("onecard.partidas", N_("Habitual de One Card"), N_("Juega {goal} partidas de One Card."),
+          "📚", lambda f: 1, goal=50),
+    Logro("onecard.dificil", N_("Más que difícil"), N_("Gana a un bot difícil."), "💪",
+          _beat("dificil")),
+    Logro("onecard.maestro", N_("Al maestro"), N_("Gana a un bot maestro."), "🎓",
+          _beat("maestro")),
+    Logro("onecard.ataque", N_("Ataque de +8"),
+          N_("Lleva un ataque a +8 o más con una carta tuya, y gana la partida."), "⚔️",
+          lambda f: int(f.won and any(e.get("attack", 0) >= 8 for e in f.events("play", f.seat)))),
+    Logro("onecard.pillado", N_("¡Pillado!"), N_("Pilla a quien se olvidó de cantar «¡Una!»."),
+          "🫵", lambda f: int(any(e.get("by") == f.seat for e in f.events("caught")))),
+    Logro("onecard.sin_robar", N_("Sin robar"), N_("Gana una partida sin robar ni una carta."),
+          "✨", lambda f: int(f.won and not f.events("draw", f.seat))),
+)  # fmt: skip
+"""One Card's logros (:mod:`tapete.logros`)."""
+
+
 def _deal(config: Config, seed: int) -> JSON:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): the deck shuffled
     (again, in the rare case its stock had no card to open with), seven cards each from its
@@ -175,6 +204,7 @@ def _reveal(state: State) -> JSON:
 SPEC: Final = GameSpec[Config, State, Move](
     key="onecard",
     stats=_stats,
+    logros=LOGROS,
     daily=Daily(
         config={"players": 2},
         level="dificil",

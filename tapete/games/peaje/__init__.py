@@ -80,7 +80,18 @@ from tapete.games.peaje.game import (
     with_seats,
 )
 from tapete.games.peaje.names import OPTION_TITLES, STEPS, name_param
-from tapete.games.protocol import JSON, Clock, Daily, GameSpec, Guide, Hall, Online, Quick
+from tapete.games.protocol import (
+    JSON,
+    Clock,
+    Daily,
+    Finished,
+    GameSpec,
+    Guide,
+    Hall,
+    Logro,
+    Online,
+    Quick,
+)
 from tapete.i18n import N_, Np_
 
 __all__ = [
@@ -118,6 +129,31 @@ def _daily(outcome: JSON, seat: int, log: list[tuple[int, JSON]]) -> tuple[bool,
     return outcome.get("reason") == "route", int((outcome.get("misses") or [0])[0])
 
 
+def _clean(f: Finished) -> bool:
+    """The route finished without a miss (the seat's own route in turnos rápidos)."""
+    misses = f.outcome.get("misses") or [0]
+    route = f.seat if f.seat < len(misses) else 0
+    return f.outcome.get("reason") == "route" and misses[route] == 0
+
+
+LOGROS: Final = (
+    Logro("peaje.primera", N_("Primera ruta"), N_("Llega al final de una ruta."), "🛣️",
+          lambda f: int(f.outcome.get("reason") == "route")),
+    Logro("peaje.limpia", N_("Ruta limpia"), N_("Termina una ruta sin un solo fallo."), "🎯",
+          lambda f: int(_clean(f))),
+    Logro("peaje.dificil", N_("Difícil y sin fallos"),
+          N_("Termina una ruta difícil sin un solo fallo."), "🏔️",
+          lambda f: int(_clean(f) and f.config.difficulty == "dificil")),
+    Logro("peaje.peajes", N_("Cliente del peaje"), N_("Cruza {goal} peajes."), "🚧",
+          lambda f: len(f.events("toll")), goal=25),
+    Logro("peaje.fiesta", N_("De fiesta"), N_("Juega una partida de cuatro o más."), "🎉",
+          lambda f: int(len(f.bots) >= 4)),
+    Logro("peaje.partidas", N_("Habitual del Peaje"), N_("Juega {goal} partidas de El Peaje."),
+          "📚", lambda f: 1, goal=25),
+)  # fmt: skip
+"""El Peaje's logros (:mod:`tapete.logros`)."""
+
+
 def _deal(config: Config, seed: int) -> JSON:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): a deck shuffled
     for each route (one for all but in turnos rápidos), its last card turned up to start."""
@@ -145,6 +181,7 @@ def _replay_reveal(state: State) -> JSON:
 SPEC: Final = GameSpec[Config, State, Move](
     key="peaje",
     stats=_stats,
+    logros=LOGROS,
     daily=Daily(
         config={"variant": "solitario", "difficulty": "media", "toll": NO_TOLL},
         level=None,

@@ -6,8 +6,10 @@ from typing import Any, Final
 from tapete.games.protocol import (
     Clock,
     Daily,
+    Finished,
     GameSpec,
     Hall,
+    Logro,
     Online,
     Quick,
     places_by_score,
@@ -108,6 +110,27 @@ def _daily(outcome: dict[str, Any], seat: int, log: list[Any]) -> tuple[bool, in
     return points > 0 and points == max(scores), points
 
 
+def _hands_won(f: Finished) -> int:
+    return sum(1 for e in f.events("hand_end") if e.get("winners") == [f.seat])
+
+
+LOGROS: Final = (
+    Logro("rummy.primera", N_("Primera mano"), N_("Gana una mano de Rummy."), "🀄", _hands_won),
+    Logro("rummy.diez", N_("Diez manos"), N_("Gana {goal} manos de Rummy."), "🏅", _hands_won,
+          goal=10),
+    Logro("rummy.partidas", N_("Habitual del Rummy"), N_("Juega {goal} partidas de Rummy."), "📚",
+          lambda f: 1, goal=50),
+    Logro("rummy.apertura", N_("Gran apertura"), N_("Baja tu primera jugada con 50 puntos o más."),
+          "🚪", lambda f: int(any(e.get("meld", 0) >= 50 for e in f.events("play", f.seat)))),
+    Logro("rummy.de_golpe", N_("De golpe"), N_("Coloca 14 fichas de tu atril en un solo turno."),
+          "💥", lambda f: int(any(len(e.get("tiles") or ()) >= 14
+                                  for e in f.events("play", f.seat)))),
+    Logro("rummy.experto", N_("Más que experto"), N_("Gana una partida a un bot experto."), "💪",
+          lambda f: int(f.won and "experto" in f.bots)),
+)  # fmt: skip
+"""Rummy's logros (:mod:`tapete.logros`)."""
+
+
 def _deal(config: Config, seed: int) -> dict[str, Any]:
     """The deal of ``seed`` as a browser redoes it (:attr:`GameSpec.deal`): who starts, then
     the 106 tiles shuffled, fourteen to each rack from the start (a rack is shown sorted),
@@ -153,6 +176,7 @@ SPEC: Final = GameSpec[Config, State, Moves](
     deal=_deal,
     reveal=_reveal,
     stats=_stats,
+    logros=LOGROS,
     daily=Daily(
         config={"players": 2, "hands": 1},
         level="experto",

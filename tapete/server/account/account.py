@@ -298,7 +298,18 @@ class AccountApi:
             avatar_names={k: text(SHARED, lang, v) for k, v in AVATARS.items()},
             strings={k: text(SHARED, lang, v) for k, v in PAGE_STRINGS.items()},
             public=await self.public_name(guest, lang),
+            logros=await self.logros(guest, lang),
         )
+
+    async def logros(self, guest: str, lang: str) -> dict[str, Any]:
+        """The profile's line of logros: how many, and the earned ones' icons and titles."""
+        every = await self.hall.live.logros.of(guest)
+        earned = [
+            (x.icon, text(x.domain, lang, x.title))
+            for x in every
+            if x.progress is not None and x.progress.earned_at is not None
+        ]
+        return {"earned": earned, "of": len(every)}
 
     async def public_name(self, guest: str, lang: str) -> dict[str, Any]:
         """The name strangers see and the lists to choose another from, in ``lang``

@@ -1,0 +1,117 @@
+"""What the store keeps of logros (:mod:`tapete.logros`): each player's progress towards
+each one, when and by which game it was earned, and the games already counted for them
+(each once: counting a game and its progress are one transaction)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tapete.store.models import GameRow, LogroGameRow, LogroRow
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    progress: int
+    earned_at: datetime | None
+    game_id: str | None
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+class Logros:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def count(
+        self,
+        game_id: str,
+        guest: str,
+        adds: Mapping[str, int],
+        sets: Mapping[str, int],
+        goals: Mapping[str, int],
+        now: datetime,
+    ) -> list[str] | None:
+        """Count a finished game for ``guest``: each logro of ``adds`` grows by its number,
+        each of ``sets`` becomes it (a streak, the games tried: never lower); the logros
+        that reach their goal now are earned by this game (returned). None, and nothing
+        changed: the game was counted for them already."""
+        earned: list[str] = []
+        try:
+            async with self.sessions.begin() as s:
+                s.add(LogroGameRow(game_id=game_id, guest=guest))
+                await s.flush()
+                keys = set(adds) | set(sets)
+                rows = await s.scalars(
+                    select(LogroRow).where(LogroRow.guest == guest, LogroRow.key.in_(keys))
+                )
+                have = {r.key: r for r in rows}
+                for key in sorted(keys):
+                    row = have.get(key)
+                    if row is None:
+                        row = LogroRow(guest=guest, key=key, progress=0)
+                        s.add(row)
+                    new = row.progress + adds.get(key, 0)
+                    if key in sets:
+                        new = max(new, sets[key])
+                    if row.earned_at is None and new >= goals[key]:
+                        row.earned_at, row.game_id = now, game_id
+                        earned.append(key)
+                    row.progress = new
+        except IntegrityError:
+            return None
+        return earned
+
+    async def kinds(self, guest: str) -> set[str]:
+        """The games ``guest`` has finished one of (counted)."""
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(GameRow.kind)
+                .join(LogroGameRow, GameRow.id == LogroGameRow.game_id)
+                .where(LogroGameRow.guest == guest)
+                .distinct()
+            )
+            return set(rows)
+
+    async def of(self, guest: str) -> dict[str, Progress]:
+        """``guest``'s progress, by logro."""
+        async with self.sessions() as s:
+            rows = await s.scalars(select(LogroRow).where(LogroRow.guest == guest))
+            return {r.key: Progress(r.progress, _aware(r.earned_at), r.game_id) for r in rows}
+
+    async def counted(self, game_id: str, guest: str) -> bool:
+        async with self.sessions() as s:
+            return await s.get(LogroGameRow, (game_id, guest)) is not None
+
+    async def earned_by(self, game_id: str, guest: str) -> list[str]:
+        """The logros that ``game_id`` earned ``guest``."""
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(LogroRow.key).where(LogroRow.guest == guest, LogroRow.game_id == game_id)
+            )
+            return list(rows)
+
+    async def wipe(self) -> None:
+        """Forget every count (before counting every game again: ``tapete logros``)."""
+        async with self.sessions.begin() as s:
+            await s.execute(delete(LogroRow))
+            await s.execute(delete(LogroGameRow))
+
+    async def finished(self) -> list[str]:
+        """Every finished game, in the order they ended (to count them all again)."""
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(GameRow.id)
+                .where(GameRow.status == "finished")
+                .order_by(GameRow.updated_at, GameRow.id)
+            )
+            return list(rows)
