@@ -48,6 +48,11 @@ def test_a_new_player_plays_the_days_deal_and_finds_their_place(
     play_to_the_end(page)
     back = page.locator("#end #again")
     expect(back).to_have_text("Ver tu puesto en el reto")
+    # the game earned logros: the end dialog shows them, the screen reader hears them
+    logros = page.locator("#end-logros")
+    expect(logros).to_be_visible()
+    expect(logros).to_contain_text("Primer reto")
+    expect(page.locator("#announce")).to_contain_text("Primer reto")
     shot(page, screenshots / "daily-phone-end.png")
     back.tap()
 
@@ -74,3 +79,12 @@ def test_a_new_player_plays_the_days_deal_and_finds_their_place(
     expect(theirs.locator("tbody tr")).to_have_count(1)
     expect(theirs.locator("tbody tr")).to_contain_text(re.compile(r"\d+ miss(es)?"))
     shot(other, screenshots / "daily-desktop-en.png", full=True)
+
+    # the first player's logros: the one the deal earned, among all of them
+    page.goto(f"{server_url}/logros")
+    expect(page.locator('[data-logro="hall.reto"]')).to_have_class(re.compile(r"\bearned\b"))
+    expect(page.locator('[data-logro="onecard.diez"] .logro-state')).to_have_text(
+        "Progreso: 0 / 10"
+    )
+    no_horizontal_scroll(page)
+    shot(page, screenshots / "logros-phone.png", full=True)

@@ -244,7 +244,7 @@ def test_rummy_by_keyboard_and_ear(page: Page, server_url: str, screenshots: Pat
     keys.press("Enter", focus=False)
     ended(page, "¡Has ganado la partida!")
     hears(page, r"^¡Has ganado la partida! Te quedaste sin fichas\.$")
-    assert keys.presses < 30, keys.presses
+    assert keys.presses < 32, keys.presses  # (30 before the top bar's «Reto» and «Historial»)
     shot(page, screenshots / "keyboard-rummy-end.png")
 
 

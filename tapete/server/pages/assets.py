@@ -32,6 +32,8 @@ YEAR = 365 * 24 * 3600
 
 IMPORT = re.compile(r"""(\b(?:from|import)\s*)(["'])(\./[\w./-]+\.js)\2""")
 """A static ``import … from "./x.js"`` (or ``import "./x.js"``) of a module beside it."""
+LAZY = re.compile(r"""(\bimport\(\s*)(["'])(\./[\w./-]+\.js)\2""")
+"""A dynamic ``import("./x.js")``: versioned too, but not preloaded (it loads later)."""
 
 
 def _imported(path: str, spec: str) -> str:
@@ -49,7 +51,7 @@ def source(path: str) -> bytes:
         quote, spec = m.group(2), m.group(3)
         return f"{m.group(1)}{quote}{spec}?v={version(_imported(path, spec))}{quote}"
 
-    return IMPORT.sub(versioned, data.decode("utf-8")).encode("utf-8")
+    return LAZY.sub(versioned, IMPORT.sub(versioned, data.decode("utf-8"))).encode("utf-8")
 
 
 @cache

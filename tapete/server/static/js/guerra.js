@@ -290,4 +290,4 @@ function turnWords() {
 /** Both players may turn at once: a «turn» the server found stale is still the same turn. */
 const again = (move, v) => move.type === "turn" && !v.result && !!v.legal && v.legal.some((m) => m.type === "turn");
 
-const table = new Table({ render, offline: stopAuto, news, turnWords, again });
+const table = new Table({ render, offline: stopAuto, news, turnWords, again, alerts: () => !autoEl.checked });

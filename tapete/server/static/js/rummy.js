@@ -684,6 +684,7 @@ const table = new Table({
   render: adopt,
   news,
   turnWords,
+  timbre: "tile",
   message(msg) {
     if (msg.type === "checked") { checked(msg); return true; }
     if (msg.type === "hint") { applyHint(msg.move); return true; }

@@ -6,7 +6,6 @@
 import { GameSocket } from "./net.js";
 import { mayStartNow, rematchLines, showLines } from "./rematch.js";
 import { Replay } from "./replay.js";
-import { showStrangers } from "./strangers.js";
 import { $, _, avatarEl, closeDialog, ngettext, openDialog, pageData, toast } from "./ui.js";
 
 /** A sentence ends with its stop (a text that ends in ! ? … or . keeps its own). */
@@ -23,6 +22,9 @@ export class Table {
    * @param {(table: Table, before: object) => string[]} [game.news] what just happened, in
    *   words, for the screen reader's announcements (``before``: the view before the message)
    * @param {(table: Table) => string} [game.turnWords] whose turn it is (and what to do), in words
+   * @param {string} [game.timbre] the sound of a move: "card" (by default) or "tile"
+   * @param {() => boolean} [game.alerts] false while the game plays itself (no sound, no
+   *   turn alert: La guerra's autoplay)
    * @param {(move: object, view: object) => boolean} [game.again] a move the server refused as
    *   stale (another seat moved first) is sent again, at the new version, when this says it
    *   means the same on the new view (La guerra's «turn»: both players turn at once)
@@ -35,6 +37,9 @@ export class Table {
     this.mySeat = null;
     this.waiting = false; // a move of ours is on its way
     this.sent = null; // the last move we sent (sent again if game.again says so)
+    this.wasMine = null; // whether it was this player's turn at the last message (alerts)
+    this.live = false; // a move has come since the page opened (the end's sound)
+    this.lastTick = null;
     this.clocks = []; // [{kind, seat, until}] (until: performance.now() ms)
     this.connEl = $("conn");
     this.endEl = $("end");
@@ -92,6 +97,8 @@ export class Table {
     }
     this.tick = setInterval(() => this.updateCountdowns(), 250);
     window.__tapete = this; // browser tests read view and version here
+    this.alerts = null; // static/js/alerts.js once loaded (sounds, the turn told elsewhere)
+    if (!this.replaying) this.prepareAlerts();
   }
 
   get version() { return this.sock.version; }
@@ -168,6 +175,39 @@ export class Table {
     }
     this.speak(before);
     this.updateCountdowns();
+    if (!this.replaying) this.alert(msg);
+  }
+
+  /** Load the sounds and alerts (alerts.js) at the first touch or key, when the tab goes
+   * to the background, or at once if this device chose its sound before; the switches
+   * under the table work from the first press. */
+  prepareAlerts() {
+    const load = () => {
+      this.loadingAlerts ??= import("./alerts.js").then((m) => { this.alerts = m; });
+      return this.loadingAlerts;
+    };
+    for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, load, { once: true, capture: true });
+    document.addEventListener("visibilitychange", () => { if (document.hidden) load(); });
+    if (localStorage.getItem("tapete.sound")) load();
+    for (const [id, which] of [["sound-toggle", "sound"], ["tick-toggle", "tick"], ["notify-ask", "notify"]]) {
+      $(id)?.addEventListener("click", () => load().then(() => this.alerts.press(which)));
+    }
+  }
+
+  /** A move's sound, and the turn's alert when it has just become this player's. */
+  alert(msg) {
+    const quiet = this.game.alerts && !this.game.alerts();
+    const v = this.view;
+    if (msg.type === "update") {
+      this.live = true;
+      if (!quiet) this.alerts?.play(this.game.timbre || "card");
+    }
+    const mine = this.mySeat !== null && !v.result
+      && (typeof v.turn === "number" ? v.turn === this.mySeat : (v.actors || []).includes(this.mySeat));
+    if (mine && this.wasMine === false && !quiet) {
+      this.alerts?.yourTurn(this.game.turnWords ? this.game.turnWords(this) : "");
+    }
+    this.wasMine = mine;
   }
 
   // the screen reader's announcements: what happened, then whose turn it is
@@ -222,6 +262,11 @@ export class Table {
     const turn = this.clocks.find((c) => c.kind === "turn");
     const left = turn ? Math.max(0, turn.until - performance.now()) : 0;
     if (turn) this.warnClock(turn, left);
+    if (turn && turn.seat === this.mySeat && left > 0 && left <= 5000) { // the last five seconds
+      const second = Math.ceil(left / 1000);
+      if (second !== this.lastTick) this.alerts?.play("tick");
+      this.lastTick = second;
+    }
     const bar = $("turnclock");
     if (!bar) return;
     bar.hidden = !turn;
@@ -364,10 +409,13 @@ export class Table {
       again.hidden = (this.lobby ? this.lobby.you : this.mySeat) === null;
     }
     this.endEl.classList.toggle("won", !!end.won);
-    this.showRating();
-    this.prepareAnalysis();
-    const strangers = $("end-strangers");
-    if (strangers) showStrangers(strangers, this.seats);
+    if (this.live && !this.endSounded && !this.replaying) { // (not when opened already over)
+      this.endSounded = true;
+      this.alerts?.play(end.won ? "win" : "end");
+    }
+    if (!this.replaying) { // the end's extras, loaded at the end (a table's first load is light)
+      import("./end_extras.js").then((m) => m.extras(this)).catch(() => {});
+    }
     if (this.endDismissed) { // closed to look at the table: it stays closed
       const open = $("end-open");
       if (open) open.hidden = false;
@@ -376,38 +424,6 @@ export class Table {
     const wasHidden = !this.endEl.open;
     this.openEnd();
     if (wasHidden) this.endWords = [end.title, end.reason].filter(Boolean).map(sentence).join(" ");
-  }
-
-  /** A game with a coach: ask for its analysis once at the end, so that the coach's
-   * processes make it while the player reads the result (the link opens it ready). */
-  prepareAnalysis() {
-    const link = $("end-analysis");
-    if (!link || link.dataset.asked || this.mySeat === null) return;
-    link.dataset.asked = "1";
-    const api = link.pathname.replace(/^\/partida\//, "/api/partidas/"); // (the game it links)
-    fetch(api, { headers: { accept: "application/json" }, credentials: "same-origin" }).catch(() => {});
-  }
-
-  /** A rated game's end: the reader's rating change, once (the server wrote it with the
-   * game's last move, so it is there when the end is). */
-  async showRating() {
-    const el = $("end-rating");
-    if (!el || el.dataset.shown) return;
-    el.dataset.shown = "1";
-    try {
-      const response = await fetch(`/api/partidas/${el.dataset.game}/puntuacion`,
-        { credentials: "same-origin" });
-      if (!response.ok) return;
-      const r = await response.json();
-      const sign = r.change > 0 ? "+" : r.change < 0 ? "−" : "±";
-      el.textContent = _("Tu puntuación: {rating} ({change})", {
-        rating: `${r.after}${r.provisional ? "?" : ""}`,
-        change: `${sign}${Math.abs(r.change)}`,
-      });
-      el.classList.toggle("up", r.change > 0);
-      el.classList.toggle("down", r.change < 0);
-      el.hidden = false;
-    } catch { /* offline: the end says the rest */ }
   }
 
   openEnd() {
