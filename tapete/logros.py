@@ -22,10 +22,10 @@ from tapete.i18n import N_
 from tapete.registry import REGISTRY
 
 HALL: Final = (
-    Logro("hall.reto", N_("Primer reto"), N_("Termina un reto del día."), "📅",
+    Logro("hall.reto", N_("Primer reto"), N_("Termina un reto del día."), "☀",
           lambda f: int(f.daily)),
     Logro("hall.mejores", N_("Contra los mejores"),
-          N_("Gana una partida puntuada a una mesa de más puntuación que la tuya."), "🏆",
+          N_("Gana una partida puntuada a una mesa de más puntuación que la tuya."), "✪",
           lambda f: int(f.won and f.upset)),
 )  # fmt: skip
 """The hall's logros counted game by game."""
@@ -44,16 +44,16 @@ class Kept:
 
 STREAKS: Final = (
     Kept("hall.racha3", N_("Tres días seguidos"), N_("Juega el reto del día {goal} días seguidos."),
-         "🔥", 3),
+         "③", 3),
     Kept("hall.racha7", N_("Una semana de retos"),
-         N_("Juega el reto del día {goal} días seguidos."), "🗓️", 7),
+         N_("Juega el reto del día {goal} días seguidos."), "⑦", 7),
 )  # fmt: skip
 """Days in a row playing the deal of the day: progress is the best run so far."""
 KINDS: Final = Kept(
     "hall.cuatro",
     N_("Todos los juegos"),
     N_("Termina una partida de cada juego."),
-    "🎲",
+    "✤",
     len(REGISTRY),
 )
 """Games tried: progress is how many of the hall's games the player finished one of."""

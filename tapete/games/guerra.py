@@ -557,16 +557,16 @@ def _double_war(f: Finished) -> int:
 
 
 LOGROS: Final = (
-    Logro("guerra.primera", N_("Primera victoria"), N_("Gana una partida de La guerra."), "⚔️",
+    Logro("guerra.primera", N_("Primera victoria"), N_("Gana una partida de La guerra."), "⚔",
           lambda f: int(f.won)),
     Logro("guerra.todas", N_("Todas las cartas"), N_("Gana quedándote con todas las cartas."),
-          "👑", lambda f: int(f.won and f.outcome.get("reason") == "all_cards")),
-    Logro("guerra.doble", N_("Guerra doble"), N_("Gana un duelo que pasó por dos guerras."), "🔥",
+          "♚", lambda f: int(f.won and f.outcome.get("reason") == "all_cards")),
+    Logro("guerra.doble", N_("Guerra doble"), N_("Gana un duelo que pasó por dos guerras."), "✸",
           _double_war),
-    Logro("guerra.sumas", N_("Buenas cuentas"), N_("Gana una partida con sumas."), "➕",
+    Logro("guerra.sumas", N_("Buenas cuentas"), N_("Gana una partida con sumas."), "Σ",
           lambda f: int(f.won and f.config.sums)),
     Logro("guerra.partidas", N_("Habitual de La guerra"), N_("Juega {goal} partidas de La guerra."),
-          "📚", lambda f: 1, goal=25),
+          "∞", lambda f: 1, goal=25),
 )  # fmt: skip
 """La guerra's logros (:mod:`tapete.logros`)."""
 

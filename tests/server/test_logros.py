@@ -40,7 +40,8 @@ def test_a_finished_game_earns_and_counts_once(client: TestClient) -> None:
     before = progress(client)
     assert before["guerra.primera"] == {
         "key": "guerra.primera", "title": "Primera victoria", "earned": False, "progress": 0,
-        "goal": 1, "rule": "Gana una partida de La guerra.", "icon": "⚔️", "earned_at": None,
+        "goal": 1, "rule": "Gana una partida de La guerra.", "icon": "⚔", "earned_at": None,
+        "game": "guerra",
     }  # fmt: skip
     assert before["onecard.diez"]["rule"] == "Gana 10 partidas de One Card."
     game = practice(client, "guerra", {"players": 2, "length": "corta"})

@@ -141,23 +141,23 @@ def _beat(level: str) -> Callable[[Finished], int]:
 
 
 LOGROS: Final = (
-    Logro("onecard.primera", N_("Primera victoria"), N_("Gana una partida de One Card."), "🃏",
+    Logro("onecard.primera", N_("Primera victoria"), N_("Gana una partida de One Card."), "♠",
           lambda f: int(f.won)),
-    Logro("onecard.diez", N_("Diez victorias"), N_("Gana {goal} partidas de One Card."), "🏅",
+    Logro("onecard.diez", N_("Diez victorias"), N_("Gana {goal} partidas de One Card."), "★",
           lambda f: int(f.won), goal=10),
     Logro("onecard.partidas", N_("Habitual de One Card"), N_("Juega {goal} partidas de One Card."),
-          "📚", lambda f: 1, goal=50),
-    Logro("onecard.dificil", N_("Más que difícil"), N_("Gana a un bot difícil."), "💪",
+          "∞", lambda f: 1, goal=50),
+    Logro("onecard.dificil", N_("Más que difícil"), N_("Gana a un bot difícil."), "♜",
           _beat("dificil")),
-    Logro("onecard.maestro", N_("Al maestro"), N_("Gana a un bot maestro."), "🎓",
+    Logro("onecard.maestro", N_("Al maestro"), N_("Gana a un bot maestro."), "♛",
           _beat("maestro")),
     Logro("onecard.ataque", N_("Ataque de +8"),
-          N_("Lleva un ataque a +8 o más con una carta tuya, y gana la partida."), "⚔️",
+          N_("Lleva un ataque a +8 o más con una carta tuya, y gana la partida."), "⚔",
           lambda f: int(f.won and any(e.get("attack", 0) >= 8 for e in f.events("play", f.seat)))),
     Logro("onecard.pillado", N_("¡Pillado!"), N_("Pilla a quien se olvidó de cantar «¡Una!»."),
-          "🫵", lambda f: int(any(e.get("by") == f.seat for e in f.events("caught")))),
+          "☝", lambda f: int(any(e.get("by") == f.seat for e in f.events("caught")))),
     Logro("onecard.sin_robar", N_("Sin robar"), N_("Gana una partida sin robar ni una carta."),
-          "✨", lambda f: int(f.won and not f.events("draw", f.seat))),
+          "✦", lambda f: int(f.won and not f.events("draw", f.seat))),
 )  # fmt: skip
 """One Card's logros (:mod:`tapete.logros`)."""
 

@@ -137,19 +137,19 @@ def _clean(f: Finished) -> bool:
 
 
 LOGROS: Final = (
-    Logro("peaje.primera", N_("Primera ruta"), N_("Llega al final de una ruta."), "🛣️",
+    Logro("peaje.primera", N_("Primera ruta"), N_("Llega al final de una ruta."), "⚑",
           lambda f: int(f.outcome.get("reason") == "route")),
-    Logro("peaje.limpia", N_("Ruta limpia"), N_("Termina una ruta sin un solo fallo."), "🎯",
+    Logro("peaje.limpia", N_("Ruta limpia"), N_("Termina una ruta sin un solo fallo."), "✔",
           lambda f: int(_clean(f))),
     Logro("peaje.dificil", N_("Difícil y sin fallos"),
-          N_("Termina una ruta difícil sin un solo fallo."), "🏔️",
+          N_("Termina una ruta difícil sin un solo fallo."), "▲",
           lambda f: int(_clean(f) and f.config.difficulty == "dificil")),
-    Logro("peaje.peajes", N_("Cliente del peaje"), N_("Cruza {goal} peajes."), "🚧",
+    Logro("peaje.peajes", N_("Cliente del peaje"), N_("Cruza {goal} peajes."), "⚠",
           lambda f: len(f.events("toll")), goal=25),
-    Logro("peaje.fiesta", N_("De fiesta"), N_("Juega una partida de cuatro o más."), "🎉",
+    Logro("peaje.fiesta", N_("De fiesta"), N_("Juega una partida de cuatro o más."), "♪",
           lambda f: int(len(f.bots) >= 4)),
     Logro("peaje.partidas", N_("Habitual del Peaje"), N_("Juega {goal} partidas de El Peaje."),
-          "📚", lambda f: 1, goal=25),
+          "∞", lambda f: 1, goal=25),
 )  # fmt: skip
 """El Peaje's logros (:mod:`tapete.logros`)."""
 

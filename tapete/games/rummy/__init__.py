@@ -115,17 +115,17 @@ def _hands_won(f: Finished) -> int:
 
 
 LOGROS: Final = (
-    Logro("rummy.primera", N_("Primera mano"), N_("Gana una mano de Rummy."), "🀄", _hands_won),
-    Logro("rummy.diez", N_("Diez manos"), N_("Gana {goal} manos de Rummy."), "🏅", _hands_won,
+    Logro("rummy.primera", N_("Primera mano"), N_("Gana una mano de Rummy."), "▣", _hands_won),
+    Logro("rummy.diez", N_("Diez manos"), N_("Gana {goal} manos de Rummy."), "★", _hands_won,
           goal=10),
-    Logro("rummy.partidas", N_("Habitual del Rummy"), N_("Juega {goal} partidas de Rummy."), "📚",
+    Logro("rummy.partidas", N_("Habitual del Rummy"), N_("Juega {goal} partidas de Rummy."), "∞",
           lambda f: 1, goal=50),
     Logro("rummy.apertura", N_("Gran apertura"), N_("Baja tu primera jugada con 50 puntos o más."),
-          "🚪", lambda f: int(any(e.get("meld", 0) >= 50 for e in f.events("play", f.seat)))),
+          "✚", lambda f: int(any(e.get("meld", 0) >= 50 for e in f.events("play", f.seat)))),
     Logro("rummy.de_golpe", N_("De golpe"), N_("Coloca 14 fichas de tu atril en un solo turno."),
-          "💥", lambda f: int(any(len(e.get("tiles") or ()) >= 14
+          "⚡", lambda f: int(any(len(e.get("tiles") or ()) >= 14
                                   for e in f.events("play", f.seat)))),
-    Logro("rummy.experto", N_("Más que experto"), N_("Gana una partida a un bot experto."), "💪",
+    Logro("rummy.experto", N_("Más que experto"), N_("Gana una partida a un bot experto."), "♛",
           lambda f: int(f.won and "experto" in f.bots)),
 )  # fmt: skip
 """Rummy's logros (:mod:`tapete.logros`)."""
