@@ -207,6 +207,9 @@ class PrivateRoom:
         """Seated players whose grace ran out: nobody waits for them (until they are back)."""
         self._reactions: dict[str, list[float]] = {}
         """By guest, when they last reacted (loop time), for the throttle."""
+        self.series: dict[str, int] = {}
+        """The room's running score: games won, by person (a bot: ``bot:<n>``, its number),
+        over every game of the room (read from the store when it opens and at each end)."""
 
     @classmethod
     async def open(
@@ -216,9 +219,20 @@ class PrivateRoom:
         for seat in room.seats:  # (what those seated already wear, for the room's page)
             if seat.get("kind") == "human" and isinstance(seat.get("guest"), str):
                 await room._look(seat["guest"])
+        await room._tally()
         room._task = asyncio.create_task(room._run(), name=f"room-{record.code}")
         room._watch_absent()  # (nobody is here yet: everyone's grace begins)
         return room
+
+    async def _tally(self) -> None:
+        """The running score, from the room's finished games (their winners, by person)."""
+        series: dict[str, int] = {}
+        for seats, outcome in await self.store.room_results(self.record.id):
+            for seat in self.entry.game.winners(outcome):
+                if 0 <= seat < len(seats):
+                    key = _who(seats[seat], seat)
+                    series[key] = series.get(key, 0) + 1
+        self.series = series
 
     async def moved(self) -> None:
         """Another process owns the room now: tell everyone in it, and stop."""
@@ -335,6 +349,13 @@ class PrivateRoom:
             "removed": [str(r.get("name") or "") for r in self.record.removed] if host else [],
             "quick": self.record.quick,
             "you_removed": self.is_removed(guest),
+            "series": [
+                {"seat": i, "wins": self.series.get(_who(s, i), 0)}
+                for i, s in enumerate(self.seats)
+                if s.get("kind") in ("human", "bot")
+            ]
+            if self.series
+            else [],
         }
 
     def _config(self) -> Any:
@@ -420,6 +441,7 @@ class PrivateRoom:
                 elif isinstance(item, _Away):
                     await self._away(item)
                 elif isinstance(item, _Ended):
+                    await self._tally()
                     self._broadcast()
                 elif isinstance(item, _Begin):
                     await self._begin(item)
@@ -798,3 +820,12 @@ def seat_range(kind: str, config: Any) -> tuple[int, int]:
 def seats_for(kind: str, options: dict[str, Any]) -> int:
     spec = entry(kind).game
     return spec.rules.seats(spec.parse_config(options["config"]))
+
+
+def _who(seat: dict[str, Any], index: int) -> str:
+    """Whom a seat's wins count for in a room's running score: its person, or its bot (the
+    room's ``n``-th, wherever the rotation of starters seats it)."""
+    guest = seat.get("guest")
+    if seat.get("kind") == "human" and isinstance(guest, str):
+        return guest
+    return f"bot:{seat.get('n', index)}"

@@ -500,6 +500,16 @@ class Store:
             )
             return await self._room_of(s, row)
 
+    async def room_results(self, room_id: str) -> list[tuple[list[Any], dict[str, Any]]]:
+        """The finished games of a room, in order: each one's seats and outcome."""
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(GameRow.seats, GameRow.outcome)
+                .where(GameRow.room_id == room_id, GameRow.status == "finished")
+                .order_by(GameRow.created_at, GameRow.id)
+            )
+            return [(list(seats), dict(outcome)) for seats, outcome in rows if outcome]
+
     async def room_by_id(self, room_id: str) -> RoomRecord | None:
         async with self.sessions() as s:
             return await self._room_of(s, await s.get(RoomRow, room_id))

@@ -15,6 +15,7 @@ from tapete.rooms.private_room import PrivateRoom, clean_name
 from tapete.store import Store
 from tests.lives import Lives
 from tests.rooms.conftest import room_action
+from tests.waiting import until
 
 HOST, ANA, LUIS, MARTA, EVE = ("host-" + "h" * 19, "ana-" + "a" * 20, "luis-" + "l" * 19,
                                "marta-" + "m" * 18, "eve-" + "e" * 20)  # fmt: skip
@@ -301,3 +302,49 @@ async def test_a_maestro_bot_plays_a_whole_game_in_a_room(lives: Lives) -> None:
     room.unsubscribe(conn)
     assert room.finished
     assert sum(entry.seat == 1 for entry in room.history) >= 3  # maestro played its turns
+
+
+async def test_the_room_keeps_a_running_score_across_rematches(lives: Lives) -> None:
+    """«Ana 3 – 2 Leo»: each game's winner, by person (the starters rotate, the score stays
+    with whoever won), read again from the store when the room opens anew."""
+    live = lives(Settings(bot_pace=0))
+    lobby = await live.rooms.create(
+        "guerra", {"config": {"players": 2, "length": "corta"}}, HOST, "Host"
+    )
+    await act(lobby, HOST, "bot", seat=1, level="normal")
+    await act(lobby, HOST, "start")
+    assert lobby.state(HOST)["series"] == []  # (no game over yet: no score to show)
+    won: dict[str, int] = {}
+    for game in range(2):
+        assert lobby.record.game_id is not None
+        room = await live.read_table(lobby.record.game_id)
+        assert room is not None
+        host = room.seat_of(HOST)
+        while not room.finished:
+            await room.settled()
+            if not room.finished and host in room.game.actors(room.state):
+                refused = await room.submit(HOST, room.version, {"type": "turn"})
+                assert refused is None or refused["code"] == "stale_version", refused
+        outcome = room.game.outcome(room.state)
+        assert outcome is not None
+        winner = outcome["winner"]
+        key = "host" if winner == host else "bot" if winner is not None else "nobody"
+        won[key] = won.get(key, 0) + 1
+        scored = game + 1 - won.get("nobody", 0)
+
+        def counted(n: int = scored) -> bool:
+            return bool(sum(r["wins"] for r in lobby.state(HOST)["series"]) == n)
+
+        await until(counted)
+        if game == 0:
+            assert await lobby.act(HOST, room_action({"action": "rematch"})) is None
+    series = {r["seat"]: r["wins"] for r in lobby.state(ANA)["series"]}
+    expected = {0: won.get("host", 0), 1: won.get("bot", 0)}
+    assert series == (expected if sum(expected.values()) else {})  # (two draws: no score)
+    code = lobby.code
+    await live.close()
+    again = lives(Settings(bot_pace=0))
+    await again.start()
+    reopened = await again.read_room(code)
+    assert reopened is not None
+    assert {r["seat"]: r["wins"] for r in reopened.state(HOST)["series"]} == series

@@ -292,6 +292,13 @@ export class Table {
 
   lobbyChanged(lobby) {
     this.lobby = lobby;
+    const series = $("series"); // the room's running score: «Ana 3 – 2 Leo»
+    if (series) {
+      const rows = (lobby.series || []).map((r) => [lobby.seats[r.seat]?.name || `#${r.seat + 1}`, r.wins]);
+      series.hidden = !rows.length;
+      series.textContent = rows.length === 2 ? `${rows[0][0]} ${rows[0][1]} – ${rows[1][1]} ${rows[1][0]}`
+        : rows.map(([name, wins]) => `${name} ${wins}`).join(" · ");
+    }
     if (lobby.game_id && lobby.game_id !== this.root.dataset.game) {
       history.scrollRestoration = "manual"; // (the rematch's table: from its top)
       location.reload(); // the rematch has begun: its table
