@@ -112,7 +112,7 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) calm
 export function yourTurn(words) {
   play("turn");
   if (!document.hidden) return;
-  document.title = `● ${_("Te toca")} · ${titleBefore}`;
+  document.title = _("● Te toca · {title}", { title: titleBefore });
   if (iconEl) iconEl.setAttribute("href", ICON_TURN);
   if (!reduced() && navigator.vibrate) navigator.vibrate([120, 80, 120]);
   if (window.Notification && Notification.permission === "granted" && prefs().notify !== false) {
