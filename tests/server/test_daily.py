@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
@@ -167,13 +169,38 @@ def test_the_seed_is_the_secrets_and_the_days(client: TestClient) -> None:
     assert daily.seed("another hall's secret", day, "onecard") != daily.seed(secret, day, "onecard")
 
 
+CHILD = """
+import asyncio, sys
+from tapete import daily
+from tapete.store import Store, utcnow
+
+async def main() -> None:
+    store = Store(sys.argv[1])
+    try:
+        secret = await store.secret()
+    finally:
+        await store.close()
+    print(daily.seed(secret, daily.day_of(utcnow()), "guerra"))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.processes
 def test_two_processes_deal_the_same_day(db_url: str) -> None:
+    """Two halls on one store (one after the other here, and another process beside them)
+    deal the same day's cards: the secret is the store's."""
     found = []
-    for _ in range(2):  # (one after the other, on the one store: the secret is the store's)
+    for _ in range(2):
         with TestClient(create_app(db_url, Settings(bot_pace=0))) as c:
             c.get("/")
             found.append(c.get("/api/reto/guerra").json()["commitment"])
+            secret = hall(c).secret
     assert found[0] == found[1]
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, db_url], capture_output=True, text=True, check=True
+    )
+    assert int(child.stdout) == daily.seed(secret, today(), "guerra")
 
 
 def test_refusals(client: TestClient) -> None:
