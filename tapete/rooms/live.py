@@ -236,8 +236,9 @@ class Live:
     def ended(self, table: Table) -> None:
         """A room's game ended: its room tells everyone in it."""
         room = self.rooms.of_game(table.record.room_id, table.id)
-        if room is not None:
-            room.game_ended()
+        outcome = table.game.outcome(table.state)
+        if room is not None and outcome is not None:
+            room.game_ended(table.record.seats, outcome)
 
     async def start_game(
         self, room: PrivateRoom, seats: list[dict[str, Any]], absent: dict[int, bool]

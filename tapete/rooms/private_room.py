@@ -145,7 +145,10 @@ class _Away:
 
 @dataclass(frozen=True, slots=True)
 class _Ended:
-    """The room's game ended: everyone in the room is told."""
+    """The room's game ended: everyone in the room is told (and its winners, by person,
+    join the running score)."""
+
+    winners: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -381,10 +384,12 @@ class PrivateRoom:
         self.queue.put_nowait(_Begin(future))
         await future
 
-    def game_ended(self) -> None:
-        """The room's game has just ended: everyone in the room is told (in turn)."""
+    def game_ended(self, seats: list[dict[str, Any]], outcome: dict[str, Any]) -> None:
+        """The room's game has just ended (its ``seats`` and ``outcome``): everyone in the
+        room is told (in turn), and the running score counts its winners."""
         if self._task is not None:
-            self.queue.put_nowait(_Ended())
+            won = [_who(seats[s], s) for s in self.entry.game.winners(outcome) if s < len(seats)]
+            self.queue.put_nowait(_Ended(won))
 
     def _watch_absent(self) -> None:
         """Begin the grace of every seated player with nobody of theirs in the room; forget
@@ -441,7 +446,8 @@ class PrivateRoom:
                 elif isinstance(item, _Away):
                     await self._away(item)
                 elif isinstance(item, _Ended):
-                    await self._tally()
+                    for key in item.winners:  # (no store to read: told at once, as before)
+                        self.series[key] = self.series.get(key, 0) + 1
                     self._broadcast()
                 elif isinstance(item, _Begin):
                     await self._begin(item)
