@@ -71,9 +71,11 @@ class Server:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "crash.db")
-    srv.start()
-    yield srv
-    srv.close()
+    try:  # (a server that did not start still closes its log: no file left open)
+        srv.start()
+        yield srv
+    finally:
+        srv.close()
 
 
 def play_turn(ws: Any, version: int) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
