@@ -11,6 +11,7 @@ the table has settled (the bots play after us), and read the DOM for what they a
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from browser import (
     view,
 )
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 GAME_URL = re.compile(r"/partida/[^/?#]+$")
 
@@ -151,10 +153,21 @@ def play_or_draw(page: Page, how: str = "click", timeout: float | None = None) -
     """On our turn, play the first card that fits (a 7 asks for its own suit) or draw: what
     the table shows as the click lands, which a bot's catch may change meanwhile (its
     penalty can bring a card that fits, and drawing is then refused). Returns what was
-    done: a card code or "draw". Does not wait for the table's answer."""
+    done: a card code or "draw". Does not wait for the table's answer.
+
+    The target is looked for again every second: an action keeps the element it first found
+    until it is actionable, and «Robar», found enabled, stays disabled for good when a catch's
+    penalty brings a card that fits (a CI run waited 15 s on it, a playable ♥J in the hand)."""
     page.evaluate(CLICKED)
-    target = page.locator(FITS_OR_DRAW).first
-    target.tap(timeout=timeout) if how == "tap" else target.click(timeout=timeout)
+    deadline = time.monotonic() + (TIMEOUT if timeout is None else timeout) / 1000
+    while True:
+        target = page.locator(FITS_OR_DRAW).first
+        try:
+            target.tap(timeout=1000) if how == "tap" else target.click(timeout=1000)
+            break
+        except PlaywrightTimeoutError:
+            if time.monotonic() > deadline:
+                raise
     code = str(page.evaluate("() => window.__clicked"))
     if code.startswith("7"):
         chooser = page.locator(f'#suits [data-suit="{code[-1]}"]')
