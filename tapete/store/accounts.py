@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import delete, func, or_, select, update
@@ -40,6 +40,7 @@ from tapete.store.models import (
     RatingRow,
     RevokedGuest,
     RoomSeatRow,
+    aware,
 )
 
 Checked = Literal["ok", "wrong", "expired", "too_many"]
@@ -72,13 +73,6 @@ class Claim:
     streak: int
 
 
-def _aware(value: datetime | None) -> datetime | None:
-    """SQLite gives times back without their zone: they are UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
-
-
 class Accounts:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
@@ -98,11 +92,11 @@ class Accounts:
                 tz=row.tz,
                 coins=row.coins,
                 streak=row.streak,
-                claimed_at=_aware(row.claimed_at),
+                claimed_at=aware(row.claimed_at),
                 equipped=dict(row.equipped or {}),
                 owned=sorted(owned),
-                daily_opens=_aware(row.daily_opens),
-                daily_keeps=_aware(row.daily_keeps),
+                daily_opens=aware(row.daily_opens),
+                daily_keeps=aware(row.daily_keeps),
             )
 
     async def set_profile(self, guest: str, **fields: Any) -> None:
@@ -142,7 +136,7 @@ class Accounts:
             ).all()
         if len(sent) >= cap:
             return False
-        mine = [(_aware(at), kind) for at, kind, who in sent if who == requester]
+        mine = [(aware(at), kind) for at, kind, who in sent if who == requester]
         if len(mine) >= MAILS_PER_ADDRESS:
             return False
         recent = [t for t, kind in mine if kind == purpose]
@@ -275,9 +269,9 @@ class Accounts:
             row = await s.get(Guest, guest)
             if row is None:
                 return None
-            last = _aware(row.claimed_at)
+            last = aware(row.claimed_at)
             opens, keeps = claim_window(
-                last, _aware(row.daily_opens), _aware(row.daily_keeps), row.tz
+                last, aware(row.daily_opens), aware(row.daily_keeps), row.tz
             )
             streak = streak_after(row.streak, opens, keeps, now)
             if streak is None:
@@ -350,7 +344,7 @@ class Accounts:
             if since is not None:
                 query = query.where(RevokedGuest.at >= since)
             rows = (await s.execute(query)).all()
-        return [(guest, _aware(at) or at) for guest, at in rows]
+        return [(guest, aware(at)) for guest, at in rows]
 
     # the player's data
 
@@ -475,5 +469,5 @@ class Accounts:
 
 
 def _iso(value: datetime | None) -> str | None:
-    stamp = _aware(value)
+    stamp = aware(value)
     return stamp.isoformat() if stamp is not None else None

@@ -6,13 +6,13 @@ player's attempt (its game, made with the attempt in one transaction:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tapete.store.models import DailyRow, GameRow, Guest
+from tapete.store.models import DailyRow, GameRow, Guest, aware
 
 
 class AlreadyPlayed(Exception):
@@ -45,10 +45,6 @@ class DailyGame:
     outcome: dict[str, Any] | None
     created_at: datetime
     updated_at: datetime
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 class Daily:
@@ -85,8 +81,8 @@ class Daily:
                     seats=list(g.seats),
                     status=g.status,
                     outcome=g.outcome,
-                    created_at=_aware(g.created_at),
-                    updated_at=_aware(g.updated_at),
+                    created_at=aware(g.created_at),
+                    updated_at=aware(g.updated_at),
                 )
                 for d, g, name in rows
             ]

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tapete.store.models import GameRow, LogroGameRow, LogroRow
+from tapete.store.models import GameRow, LogroGameRow, LogroRow, aware
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,12 +20,6 @@ class Progress:
     progress: int
     earned_at: datetime | None
     game_id: str | None
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 class Logros:
@@ -86,7 +80,7 @@ class Logros:
         """``guest``'s progress, by logro."""
         async with self.sessions() as s:
             rows = await s.scalars(select(LogroRow).where(LogroRow.guest == guest))
-            return {r.key: Progress(r.progress, _aware(r.earned_at), r.game_id) for r in rows}
+            return {r.key: Progress(r.progress, aware(r.earned_at), r.game_id) for r in rows}
 
     async def counted(self, game_id: str, guest: str) -> bool:
         async with self.sessions() as s:

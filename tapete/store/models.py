@@ -3,8 +3,8 @@ few settings."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import Any
+from datetime import UTC, date, datetime
+from typing import Any, overload
 
 from sqlalchemy import (
     JSON,
@@ -21,6 +21,18 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+@overload
+def aware(value: datetime) -> datetime: ...
+@overload
+def aware(value: None) -> None: ...
+def aware(value: datetime | None) -> datetime | None:
+    """A time read back from the store, with its zone: SQLite gives times back without it,
+    and they are UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
 
 
 class Base(DeclarativeBase):

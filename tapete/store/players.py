@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
@@ -26,6 +26,7 @@ from tapete.store.models import (
     RatingChangeRow,
     RatingRow,
     ReportRow,
+    aware,
 )
 
 LEADERBOARD: Final = 100
@@ -34,10 +35,6 @@ REASONS: Final = ("insultos", "trampas", "abandono", "otro")
 """The preset reasons of a report (no free text): bothering others (the reactions used to
 annoy), cheating, leaving on purpose, something else. (No «name»: a stranger's name is made
 of the hall's own lists.)"""
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +325,7 @@ class Players:
         async with self.sessions() as s:
             rows = await s.scalars(query)
             return [
-                Report(r.id, r.reporter, r.reported, r.game_id, r.reason, r.status, _aware(r.at))
+                Report(r.id, r.reporter, r.reported, r.game_id, r.reason, r.status, aware(r.at))
                 for r in rows
             ]
 
@@ -385,7 +382,7 @@ class Players:
                 .where(LeavingRow.guest == guest, LeavingRow.at >= since)
                 .order_by(LeavingRow.at)
             )
-            return [_aware(at) for at in rows]
+            return [aware(at) for at in rows]
 
 
 def recompute(conn: Connection) -> int:
@@ -441,6 +438,6 @@ def recompute(conn: Connection) -> int:
             )
             for s, place in zip(game_row.seats, quick.places(outcome), strict=True)
         ]
-        write_ratings(conn, game_row.kind, game_row.id, seats, _aware(game_row.updated_at), False)
+        write_ratings(conn, game_row.kind, game_row.id, seats, aware(game_row.updated_at), False)
         done += 1
     return done
