@@ -280,56 +280,38 @@ class Store:
         game, made in the same transaction: :class:`AlreadyPlayed` (nothing made) when they
         have one."""
         await self.ensure_guest(owner)
-        if daily is not None:
-            try:
-                return await self._create_game(
-                    kind, config, seed, seats, owner, position, room_id, rated, daily
+        try:
+            async with self.sessions.begin() as s:
+                for _ in range(10):
+                    game_id = secrets.token_urlsafe(9)[:12]
+                    if await s.get(GameRow, game_id) is None:
+                        break
+                row = GameRow(
+                    id=game_id,
+                    kind=kind,
+                    config=config,
+                    seed=seed,
+                    seats=seats,
+                    owner=owner,
+                    status="active",
+                    version=0,
+                    outcome=None,
+                    position=position,
+                    room_id=room_id,
+                    rated=rated,
+                    updated_at=utcnow(),
                 )
-            except IntegrityError:
-                made = await self.daily.attempt(daily, kind, owner)
-                if made is None:
-                    raise
-                raise AlreadyPlayed(made) from None
-        return await self._create_game(kind, config, seed, seats, owner, position, room_id, rated)
-
-    async def _create_game(
-        self,
-        kind: str,
-        config: dict[str, Any],
-        seed: int,
-        seats: list[dict[str, Any]],
-        owner: str,
-        position: dict[str, Any] | None,
-        room_id: str | None,
-        rated: bool,
-        daily: date | None = None,
-    ) -> GameRecord:
-        async with self.sessions.begin() as s:
-            for _ in range(10):
-                game_id = secrets.token_urlsafe(9)[:12]
-                if await s.get(GameRow, game_id) is None:
-                    break
-            row = GameRow(
-                id=game_id,
-                kind=kind,
-                config=config,
-                seed=seed,
-                seats=seats,
-                owner=owner,
-                status="active",
-                version=0,
-                outcome=None,
-                position=position,
-                room_id=room_id,
-                rated=rated,
-                updated_at=utcnow(),
-            )
-            s.add(row)
-            await s.flush()
-            if daily is not None:
-                add_attempt(s, daily, kind, owner, game_id)
+                s.add(row)
                 await s.flush()
-            return GameRecord.of(row)
+                if daily is not None:
+                    add_attempt(s, daily, kind, owner, game_id)
+                    await s.flush()
+                return GameRecord.of(row)
+        except IntegrityError:  # (only an attempt's key can be taken: the id is drawn free)
+            made = await self.daily.attempt(daily, kind, owner) if daily is not None else None
+            if made is None:
+                raise
+            raise AlreadyPlayed(made) from None
 
     async def game(self, game_id: str) -> GameRecord | None:
         async with self.sessions() as s:
