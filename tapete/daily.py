@@ -80,10 +80,12 @@ class Attempt:
 
     guest: str
     name: str
+    """The player's public name (its key: :mod:`tapete.public_names`)."""
     done: bool
     won: bool = False
     value: int = 0
     seconds: float = 0.0
+    game_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from tapete import daily
 from tapete.games.protocol import Daily, IllegalMove
 from tapete.public_names import of as public_name
 from tapete.registry import REGISTRY, Entry
+from tapete.rooms.seats import seat_of
 from tapete.rooms.tables import Tables
 from tapete.store import AlreadyPlayed, Store
-from tapete.store.daily import DailyGame
 
 
 def games() -> list[Entry]:
@@ -39,20 +39,10 @@ class Started:
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
-    ranked: daily.Ranked
-    name: str
-    """The player's public name (its key: :mod:`tapete.public_names`)."""
-    you: bool
-    game_id: str
-
-
-@dataclass(frozen=True, slots=True)
 class DayTable:
     day: date
     kind: str
-    lower: bool
-    rows: list[Row]
+    rows: list[daily.Ranked]
     """Each finished attempt, ranked."""
     played: int
     """Attempts made (finished or not)."""
@@ -68,6 +58,9 @@ class Dailies:
 
     def seed(self, day: date, kind: str) -> int:
         return daily.seed(self.secret, day, kind)
+
+    def salt(self, day: date, kind: str) -> str:
+        return daily.salt(self.secret, day, kind)
 
     def commitment(self, day: date, kind: str) -> str:
         return daily.commitment(self.secret, day, kind)
@@ -98,7 +91,7 @@ class Dailies:
         logs = await self.store.logs([a.game_id for a in fresh]) if fresh else {}
         kept: dict[str, dict[str, Any]] = {}
         for a in fresh:
-            seat = _seat(a)
+            seat = seat_of(a.seats, a.guest)
             if seat is None:
                 continue
             log = [(m.seat, m.move) for m in logs.get(a.game_id, [])]
@@ -108,41 +101,26 @@ class Dailies:
             kept[a.guest] = {"won": won, "value": value, "seconds": round(seconds, 1)}
         await self.store.daily.keep_results(day, found.key, kept)
         rows: list[daily.Attempt] = []
-        names: dict[str, str] = {}
         for a in attempts:
             result = a.result or kept.get(a.guest)
-            names[a.guest] = public_name(a.guest, a.public_name).key
+            name = public_name(a.guest, a.public_name).key
             if result is None:
-                rows.append(daily.Attempt(a.guest, names[a.guest], False))
+                rows.append(daily.Attempt(a.guest, name, False, game_id=a.game_id))
                 continue
             rows.append(
                 daily.Attempt(
-                    a.guest, names[a.guest], True, bool(result["won"]), int(result["value"]),
-                    float(result["seconds"]),
+                    a.guest, name, True, bool(result["won"]), int(result["value"]),
+                    float(result["seconds"]), a.game_id,
                 )
             )  # fmt: skip
-        ranked = daily.rank(rows, spec.lower)
-        mine = next((a.game_id for a in attempts if a.guest == viewer), None)
-        ids = {a.guest: a.game_id for a in attempts}
         return DayTable(
             day=day,
             kind=found.key,
-            lower=spec.lower,
-            rows=[
-                Row(r, names[r.attempt.guest], r.attempt.guest == viewer, ids[r.attempt.guest])
-                for r in ranked
-            ],
+            rows=daily.rank(rows, spec.lower),
             played=len(attempts),
-            mine=mine,
+            mine=next((a.game_id for a in attempts if a.guest == viewer), None),
         )
 
     async def streak(self, guest: str, today: date) -> int:
         """Days in a row ``guest`` played a deal of the day (any game)."""
         return daily.streak(await self.store.daily.days(guest), today)
-
-
-def _seat(attempt: DailyGame) -> int | None:
-    for i, s in enumerate(attempt.seats):
-        if s.get("kind") == "human" and s.get("guest") == attempt.guest:
-            return i
-    return None

@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from tapete.games.protocol import Finished
+from tapete.games.protocol import Finished, Logro
 from tapete.logros import HALL, KEPT, KINDS, STREAKS, Kept, best_streak
 from tapete.ratings import shown
 from tapete.registry import REGISTRY
@@ -38,10 +38,10 @@ class Shown:
     progress: Progress | None
 
 
-def definitions() -> list[tuple[str, Any]]:
+def definitions() -> list[tuple[str, Logro | Kept]]:
     """Every logro with its catalog domain, in the order a player reads them: each game's
     (the hall's order), then the hall's."""
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, Logro | Kept]] = []
     for entry in REGISTRY.values():
         out.extend((entry.key, logro) for logro in entry.game.logros)
     out.extend(("tapete", logro) for logro in (*HALL, *KEPT))
@@ -150,4 +150,4 @@ def _upset(ratings: dict[str, Any], guest: str) -> bool:
     return sum(others) / len(others) > mine
 
 
-__all__ = ["Kept", "Logros", "Shown", "definitions"]
+__all__ = ["Logros", "Shown", "definitions"]

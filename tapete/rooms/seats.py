@@ -47,3 +47,13 @@ def seat_names(
         else:
             out.append(text(SHARED, lang, YOU if i == viewer else PLAYER_N, n=i + 1))
     return out
+
+
+def seat_of(seats: Sequence[dict[str, Any]], guest: str | None) -> int | None:
+    """The seat ``guest`` sits at among ``seats`` (a person's, not a bot's), or None."""
+    if guest is None:
+        return None
+    for i, seat in enumerate(seats):
+        if seat.get("kind") == "human" and seat.get("guest") == guest:
+            return i
+    return None

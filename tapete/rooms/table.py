@@ -38,7 +38,7 @@ from tapete.rooms.inbox import (
     Wake,
     error,
 )
-from tapete.rooms.seats import seat_names
+from tapete.rooms.seats import seat_names, seat_of
 from tapete.rooms.stream import HISTORY, Logged, Stream
 from tapete.store import GameRecord, LoggedMove, StaleWrite, Store
 from tapete.store.health import cannot_write
@@ -223,12 +223,7 @@ class Table:
     # seats
 
     def seat_of(self, guest: str | None) -> int | None:
-        if guest is None:
-            return None
-        for i, seat in enumerate(self.record.seats):
-            if seat.get("kind") == "human" and seat.get("guest") == guest:
-                return i
-        return None
+        return seat_of(self.record.seats, guest)
 
     def seats_json(self, viewer: int | None, lang: str = "es") -> list[Message]:
         """The seats as a page shows them, named in ``lang`` as ``viewer`` reads them."""

@@ -57,22 +57,22 @@ def rows(table: DayTable, lang: str, over: bool = False) -> list[dict[str, Any]]
     """The day's table as sent and shown; a day ``over`` gives each attempt's game (public
     then: its replay and analysis are everyone's)."""
     out = []
-    for row in table.rows:
-        a = row.ranked.attempt
-        public = parse(row.name)
+    for ranked in table.rows:
+        a = ranked.attempt
+        public = parse(a.name)
         out.append(
             {
-                "rank": row.ranked.rank,
-                "name": public.words(lang) if public is not None else row.name,
+                "rank": ranked.rank,
+                "name": public.words(lang) if public is not None else a.name,
                 "result": a.value,
                 "won": a.won,
                 "text": result_text(table.kind, lang, a.value),
                 "seconds": a.seconds,
-                "you": row.you,
+                "you": a.game_id == table.mine,
             }
         )
         if over:
-            out[-1]["game"] = row.game_id
+            out[-1]["game"] = a.game_id
     return out
 
 
@@ -130,9 +130,8 @@ class DailyPages:
             "streak": await self.hall.dailies.streak(guest, today) if guest else 0,
         }
         if day < today:  # (the day is over: what anyone can check the commitment with)
-            assert self.hall.secret is not None
-            body["seed"] = daily.seed(self.hall.secret, day, found.key)
-            body["salt"] = daily.salt(self.hall.secret, day, found.key)
+            body["seed"] = self.hall.dailies.seed(day, found.key)
+            body["salt"] = self.hall.dailies.salt(day, found.key)
         return JSONResponse(body)
 
     async def page(self, request: Request) -> Response:
