@@ -314,6 +314,11 @@ class PrivateRoom:
         you = self.seat_of(guest)
         host = self.is_host(guest)
         names = seat_names(self.entry, self.seats, you, lang)
+        series = [
+            {"seat": i, "wins": self.series.get(_who(s, i), 0)}
+            for i, s in enumerate(self.seats)
+            if s.get("kind") in ("human", "bot") and self.series
+        ]
         return {
             "type": "lobby",
             "code": self.code,
@@ -352,13 +357,8 @@ class PrivateRoom:
             "removed": [str(r.get("name") or "") for r in self.record.removed] if host else [],
             "quick": self.record.quick,
             "you_removed": self.is_removed(guest),
-            "series": [
-                {"seat": i, "wins": self.series.get(_who(s, i), 0)}
-                for i, s in enumerate(self.seats)
-                if s.get("kind") in ("human", "bot")
-            ]
-            if self.series
-            else [],
+            "series": series,
+            "score": _score([(names[r["seat"]], r["wins"]) for r in series]),
         }
 
     def _config(self) -> Any:
@@ -835,3 +835,16 @@ def _who(seat: dict[str, Any], index: int) -> str:
     if seat.get("kind") == "human" and isinstance(guest, str):
         return guest
     return f"bot:{seat.get('n', index)}"
+
+
+def _score(rows: list[tuple[str, int]]) -> str:
+    """The running score as the room's bar shows it: «Ana 3 – 2 Leo» for two, else «Ana 2 ·
+    Leo 1 · Eva 0» ("" before any game has ended).
+
+    >>> _score([("Ana", 3), ("Leo", 2)]), _score([("Ana", 2), ("Leo", 1), ("Eva", 0)])
+    ('Ana 3 – 2 Leo', 'Ana 2 · Leo 1 · Eva 0')
+    """
+    if len(rows) == 2:
+        (a, m), (b, n) = rows
+        return f"{a} {m} – {n} {b}"
+    return " · ".join(f"{name} {wins}" for name, wins in rows)

@@ -102,6 +102,11 @@ def test_two_friends_play_la_guerra_through_a_code(
     expect(host.locator("#end")).to_be_visible(timeout=90_000)
     expect(phone.locator("#end")).to_be_visible(timeout=30_000)
     shot(phone, screenshots / "room-end-phone.png")
+    # the room's running score, by the names they sat down with: «Anfitrión 1 – 0 Luis»
+    winner = host.evaluate("() => window.__tapete.view.result.winner")
+    score = f"Anfitrión {int(winner == 0)} – {int(winner == 1)} Luis" if winner is not None else ""
+    for page in (host, phone):  # (a draw: no score yet, the bar shows none)
+        expect(page.locator("#series")).to_have_text(score)
     rematch = host.get_by_role("button", name="Revancha")
     rematch.click()
     expect(host.locator("#rematch-status")).to_have_text("Esperando a: Luis")
@@ -115,6 +120,7 @@ def test_two_friends_play_la_guerra_through_a_code(
         page.wait_for_function(changed, arg=game, timeout=15_000)
     expect(host.locator("#duel-label")).to_have_text(re.compile(r"^Duelo 1 de"))
     assert game_of(phone) == game_of(host) != game
+    expect(phone.locator("#series")).to_have_text(score)  # (kept across the rematch)
     shot(host, screenshots / "room-rematch-host.png")
 
 

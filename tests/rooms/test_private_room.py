@@ -341,6 +341,8 @@ async def test_the_room_keeps_a_running_score_across_rematches(lives: Lives) -> 
     series = {r["seat"]: r["wins"] for r in lobby.state(ANA)["series"]}
     expected = {0: won.get("host", 0), 1: won.get("bot", 0)}
     assert series == (expected if sum(expected.values()) else {})  # (two draws: no score)
+    score = lobby.state(ANA)["score"]  # (the bar's words: «Host 1 – 1 Ordenador 1»)
+    assert score == (f"Host {expected[0]} – {expected[1]} Ordenador 1" if series else "")
     code = lobby.code
     await live.close()
     again = lives(Settings(bot_pace=0))

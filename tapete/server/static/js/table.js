@@ -292,12 +292,10 @@ export class Table {
 
   lobbyChanged(lobby) {
     this.lobby = lobby;
-    const series = $("series"); // the room's running score: «Ana 3 – 2 Leo»
+    const series = $("series"); // the room's running score: «Ana 3 – 2 Leo» (the server's words)
     if (series) {
-      const rows = (lobby.series || []).map((r) => [lobby.seats[r.seat]?.name || `#${r.seat + 1}`, r.wins]);
-      series.hidden = !rows.length;
-      series.textContent = rows.length === 2 ? `${rows[0][0]} ${rows[0][1]} – ${rows[1][1]} ${rows[1][0]}`
-        : rows.map(([name, wins]) => `${name} ${wins}`).join(" · ");
+      series.textContent = lobby.score || "";
+      series.hidden = !lobby.score;
     }
     if (lobby.game_id && lobby.game_id !== this.root.dataset.game) {
       history.scrollRestoration = "manual"; // (the rematch's table: from its top)
