@@ -44,6 +44,7 @@ from tapete.games.protocol import (
     Move,
     Online,
     Options,
+    PassAndPlay,
     Quick,
     players_field,
 )
@@ -592,10 +593,17 @@ def _reveal(state: State) -> JSON:
     return {"next": [pile[0].code if pile else None for pile in state.piles]}
 
 
+def _holder(state: State) -> int | None:
+    """On one device: nobody's pile is ever shown (nobody sees a face-down card), so the
+    device turns every player's card at once."""
+    return None
+
+
 SPEC: Final = GameSpec[Config, State, Turn](
     key="guerra",
     stats=_stats,
     logros=LOGROS,
+    pass_and_play=PassAndPlay(holder=_holder),
     daily=Daily(
         config={"players": 2, "sums": True, "length": "final"},
         level="normal",

@@ -488,6 +488,18 @@ class Daily:
     (:func:`tapete.i18n.Np_`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PassAndPlay:
+    """The game on one device passed round 2–4 people (practice, no bots): whose hidden
+    information the device may show now. Before it shows a seat's hand, the page asks
+    for it to be handed over («Soy Ana»: :mod:`tapete.rooms.device`)."""
+
+    holder: Callable[[Any], int | None]
+    """From the state: the seat whose turn it is (the device is handed to them before it
+    shows their hand); None: nothing is hidden from anyone now (La guerra; Rummy between
+    hands), and a move from the device is made for every seat that must make it."""
+
+
 @functools.cache
 def _page_words(build: Callable[[Gettext], JSON], domain: str, lang: str) -> JSON:
     from tapete.i18n import translations
@@ -572,6 +584,9 @@ class GameSpec(Generic[C, S, M]):
     """The deal of the day (None: the game has none)."""
     logros: tuple[Logro, ...] = ()
     """The game's achievements, in the order the player sees them."""
+    pass_and_play: PassAndPlay | None = None
+    """The game on one device passed round (None: not offered; El Peaje plays one phone
+    within its own rules)."""
     reveal: Callable[[S], JSON] | None = None
     """What the table hid while the game was played (the others' hands, the next card to
     turn), shown in its replay once it is over: JSON the game's page draws over a seat's

@@ -38,6 +38,8 @@ COMMON: Final = {
     "bad_seat": N_("Esa partida no tiene ese asiento."),
     "not_joined": N_("Primero hay que unirse a una partida."),
     "spectator": N_("Estás mirando: no tienes asiento en esta partida."),
+    "hand_over": N_("Antes, pasa el móvil a {player}: que toque «Soy {player}»."),
+    "no_device": N_("Esta partida no se juega en un solo móvil."),
     "busy": N_("El servidor está ocupado; inténtalo de nuevo."),
     "unavailable": N_("No podemos guardar nada ahora mismo: inténtalo de nuevo en un rato."),
     "no_hints": N_("Este juego no da pistas."),

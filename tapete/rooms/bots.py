@@ -328,9 +328,9 @@ class BotDriver:
         played. One seat gets one hint at a time and ``hints_per_minute`` at most: past
         that, ``too_fast``."""
         table = self.table
-        seat = table.seat_of(guest)
+        seat = table.view_seat(guest)
         if seat is None:
-            return error("spectator", lang)
+            return table.unseated(guest, lang)
         bots = table.entry.bots
         if bots is None or bots.hint is None:
             return error("unknown_type", lang, type="hint")

@@ -17,6 +17,7 @@ from tapete.games.protocol import Finished, Logro
 from tapete.logros import HALL, KEPT, KINDS, STREAKS, Kept, best_streak
 from tapete.ratings import shown
 from tapete.registry import REGISTRY
+from tapete.rooms.device import Device
 from tapete.rooms.replay import first
 from tapete.store import Store, utcnow
 from tapete.store.logros import Progress
@@ -58,6 +59,8 @@ class Logros:
         record = await self.store.game(game_id)
         if record is None or record.outcome is None or record.kind not in REGISTRY:
             return {}
+        if Device.of(REGISTRY[record.kind], record.seats) is not None:
+            return {}  # (a game on one device passed round: who played which hand is unknown)
         people = [
             (seat, s["guest"])
             for seat, s in enumerate(record.seats)

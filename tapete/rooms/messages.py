@@ -96,6 +96,13 @@ class Sync(ClientMessage, frozen=True, tag="sync"):
     """Ask for the whole view again (the reply is ``sync``)."""
 
 
+class Handover(ClientMessage, frozen=True, tag="handover"):
+    """A game on one device passed round: it is in the hands of ``seat`` now («Soy Ana»);
+    the reply is ``joined`` with that seat's view (docs/protocol.md, «One device»)."""
+
+    seat: int
+
+
 # --- a private room's actions ----------------------------------------------------------
 
 
@@ -187,10 +194,10 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
     ref: Ref = None
 
 
-ClientMessageType = Ping | Join | Enter | Move | Check | Hint | Sync | Lobby
+ClientMessageType = Ping | Join | Enter | Move | Check | Hint | Sync | Handover | Lobby
 """Every message a client may send, as :func:`decode` gives it."""
 
-TABLE_MESSAGES: Final = (Move, Check, Hint, Sync)
+TABLE_MESSAGES: Final = (Move, Check, Hint, Sync, Handover)
 """The messages for the table the socket has joined."""
 
 
@@ -199,11 +206,14 @@ class _Head(msgspec.Struct):
     action: str | None = None
 
 
-_MESSAGES = msgspec.json.Decoder(Ping | Join | Enter | Move | Check | Hint | Sync | _LobbyHead)
+_MESSAGES = msgspec.json.Decoder(
+    Ping | Join | Enter | Move | Check | Hint | Sync | Handover | _LobbyHead
+)
 _ACTIONS = msgspec.json.Decoder(RoomActionType)
 _HEAD = msgspec.json.Decoder(_Head)
 TYPES: Final = frozenset(
-    str(t.__struct_config__.tag) for t in (Ping, Join, Enter, Move, Check, Hint, Sync, _LobbyHead)
+    str(t.__struct_config__.tag)
+    for t in (Ping, Join, Enter, Move, Check, Hint, Sync, Handover, _LobbyHead)
 )
 ACTIONS: Final = frozenset(str(t.__struct_config__.tag) for t in RoomActionType.__args__)
 
@@ -216,7 +226,7 @@ def decode(text: str | bytes) -> ClientMessageType:
     if len(text) > MAX_MESSAGE:
         raise Refusal("bad_message", detail=f"> {MAX_MESSAGE} bytes")
     try:
-        message: Ping | Join | Enter | Move | Check | Hint | Sync | _LobbyHead
+        message: Ping | Join | Enter | Move | Check | Hint | Sync | Handover | _LobbyHead
         message = _MESSAGES.decode(text)
         if isinstance(message, _LobbyHead):
             return Lobby(action=_ACTIONS.decode(text), ref=message.ref)
@@ -303,7 +313,7 @@ def document() -> str:
     send, and every action of a private room (``tests/test_protocol_doc.py`` checks the
     docs against it)."""
     lines = ["| type | fields | what |", "|---|---|---|"]
-    for struct in (Join, Move, Sync, Check, Hint, Ping, Enter):
+    for struct in (Join, Move, Sync, Check, Hint, Handover, Ping, Enter):
         tag = struct.__struct_config__.tag
         lines.append(f"| `{tag}` | {_fields(struct)} | {_what(struct)} |")
     lines.append(

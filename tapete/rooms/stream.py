@@ -23,6 +23,9 @@ class Subscriber:
     seat: int | None
     send: Send
     lang: str = "es"
+    device: bool = False
+    """The connection of a device passed round (:mod:`~tapete.rooms.device`): the seat it
+    is shown changes as the device is handed on."""
 
 
 @dataclass(slots=True)
@@ -62,9 +65,9 @@ class Stream:
         self.subscribers: dict[int, Subscriber] = {}
         self._ids = itertools.count(1)
 
-    def add(self, seat: int | None, send: Send, lang: str) -> int:
+    def add(self, seat: int | None, send: Send, lang: str, device: bool = False) -> int:
         conn = next(self._ids)
-        self.subscribers[conn] = Subscriber(seat=seat, send=send, lang=lang)
+        self.subscribers[conn] = Subscriber(seat=seat, send=send, lang=lang, device=device)
         return conn
 
     def remove(self, conn: int) -> None:

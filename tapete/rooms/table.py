@@ -23,6 +23,7 @@ from tapete.metrics import MOVE_SECONDS, MOVES
 from tapete.registry import Entry, entry
 from tapete.rooms.bots import BotDriver
 from tapete.rooms.clocks import Clocks
+from tapete.rooms.device import Device
 from tapete.rooms.inbox import (
     STOP,
     BotTurn,
@@ -117,6 +118,8 @@ class Table:
         self.events = events
         """Told when the log moved on without this table, and when a game among friends
         ends; None: a copy to read (:meth:`replica`), which commits nothing."""
+        self.device = None if self.online else Device.of(self.entry, record.seats)
+        """A practice game on one device passed round (None: each player on their own)."""
         self._drafts: dict[int, tuple[int, Any]] = {}
         """By seat, the last draft it had checked (Rummy's table in the making) and the
         version it was made on: a reload gives it back; nobody else ever sees it."""
@@ -223,11 +226,24 @@ class Table:
     # seats
 
     def seat_of(self, guest: str | None) -> int | None:
+        """The seat ``guest`` sits at (on one device: the device's owner's)."""
         return seat_of(self.record.seats, guest)
 
+    def view_seat(self, guest: str | None) -> int | None:
+        """The seat whose view ``guest`` is shown, and plays for: their own; on one device
+        passed round, the one it was handed to (:mod:`~tapete.rooms.device`)."""
+        seat = self.seat_of(guest)
+        device = self.device
+        if device is None or seat != device.owner:
+            return seat
+        return device.seat(self.state, self.game.actors(self.state), self.finished)
+
     def seats_json(self, viewer: int | None, lang: str = "es") -> list[Message]:
-        """The seats as a page shows them, named in ``lang`` as ``viewer`` reads them."""
+        """The seats as a page shows them, named in ``lang`` as ``viewer`` reads them (on
+        one device every seat by its name: nobody there is «Tú»)."""
         out = []
+        if self.device is not None:
+            viewer = None
         names = seat_names(self.entry, self.record.seats, viewer, lang)
         for i, s in enumerate(self.record.seats):
             seat: Message = {"seat": i, "name": names[i], "kind": s["kind"], "you": i == viewer}
@@ -252,13 +268,14 @@ class Table:
         still in memory, ``missed`` lists them; otherwise the view alone resyncs.
         """
         seat = self.seat_of(guest)
-        conn = self.stream.add(seat, send, lang)
+        device = self.device is not None and seat == self.device.owner
+        conn = self.stream.add(self.view_seat(guest), send, lang, device)
         if seat is not None:
             self._back(seat)
         else:
             self._presence_changed(skip=conn)
         message = self.joined(guest, lang)
-        message["missed"] = self.stream.missed(since, self.version, seat)
+        message["missed"] = self.stream.missed(since, self.version, message["seat"])
         message["presence"] = self.presence()
         return conn, message
 
@@ -266,9 +283,14 @@ class Table:
         """What a seat (or a spectator) is shown of the game now: the ``joined`` message a
         connection gets (less who is connected, which the connection changes), which a
         table's page also carries so as to draw at once. The caller has awaited
-        :meth:`durable`."""
-        seat = self.seat_of(guest)
-        return {
+        :meth:`durable`. On one device, ``device`` says so, and ``handover`` whom the device
+        is to be handed to (their seat and name) before it shows more; while nothing is
+        hidden, ``seat`` is None (the page names everyone) and the view is the first of the
+        device's seats to move (what the device may do: its ``legal``)."""
+        return self._joined(self.view_seat(guest), lang, self.seat_of(guest))
+
+    def _joined(self, seat: int | None, lang: str, own: int | None = None) -> Message:
+        message: Message = {
             "type": "joined",
             "game": self.id,
             "kind": self.record.kind,
@@ -280,6 +302,16 @@ class Table:
             "missed": [],
             "draft": self.draft_of(seat),
         }
+        device = self.device
+        if device is not None and own == device.owner:
+            message["device"] = True
+            if device.holder(self.state, self.finished) is None:
+                message["seat"] = None  # (nothing hidden now: the page names everyone)
+            waits = device.waits_for(self.state, self.finished)
+            if waits is not None:
+                name = seat_names(self.entry, self.record.seats, None, lang)[waits]
+                message["handover"] = {"seat": waits, "name": name}
+        return message
 
     def unsubscribe(self, conn: int) -> None:
         sub = self.stream.subscribers.get(conn)
@@ -435,11 +467,11 @@ class Table:
         """Report on a draft (Rummy) without changing anything: read-only, answered at once.
         The draft is kept for this seat and this version (a reload gives it back)."""
         drafting = self.spec.drafting
-        seat = self.seat_of(guest)
+        seat = self.view_seat(guest)
         if drafting is None:
             return error("unknown_type", lang, type="check")
         if seat is None:
-            return error("spectator", lang)
+            return self.unseated(guest, lang)
         try:
             layout = drafting.parse_layout(table)
         except IllegalMove as exc:
@@ -526,6 +558,7 @@ class Table:
                     self._durable.set()
             self.clocks.sync()
             self.bots.schedule()
+            self._show_device()
 
     async def _gate(self, sub: Submit) -> Message | None:
         seat = self.seat_of(sub.guest)
@@ -534,20 +567,84 @@ class Table:
         self.bots.back(seat)  # the player is back
         if self.finished:
             return error("game_over", sub.lang)
-        if seat not in self.game.actors(self.state):
+        actors = self.game.actors(self.state)
+        device = self.device
+        if device is not None and seat == device.owner:
+            movers = device.movers(self.state, actors, False)
+            if not movers:
+                return self.unseated(sub.guest, sub.lang)
+        elif seat in actors:
+            movers = [seat]
+        else:
             return error("not_your_turn", sub.lang)
         if type(sub.version) is not int or sub.version != self.version:
             err = error("stale_version", sub.lang, got=sub.version, current=self.version)
-            err["sync"] = self.view_message(seat)
+            err["sync"] = self.view_message(self.view_seat(sub.guest))
             return err
         try:
             if isinstance(sub.move, IllegalMove):
                 raise sub.move
-            await self.commit(seat, sub.move)
+            await self.commit(movers[0], sub.move)
         except IllegalMove as exc:
             return {**self.error(exc.code, sub.lang, **exc.params), "version": self.version}
+        for mover in movers[1:]:  # (on one device, nothing hidden: the same for each)
+            if self.finished or mover not in self.game.actors(self.state):
+                break
+            try:
+                await self.commit(mover, sub.move)
+            except IllegalMove:
+                break
         MOVE_SECONDS.labels(self.record.kind).observe(time.perf_counter() - sub.at)
         return None
+
+    def unseated(self, guest: str | None, lang: str) -> Message:
+        """Why ``guest``'s device plays nothing now: it waits to be handed to someone
+        («Pasa el móvil a Ana»), or it is nobody's turn there; anyone else only watches."""
+        device = self.device
+        if device is None or self.seat_of(guest) != device.owner:
+            return error("spectator", lang)
+        waits = device.waits_for(self.state, self.finished)
+        if waits is None:
+            return error("not_your_turn", lang)
+        name = seat_names(self.entry, self.record.seats, None, lang)[waits]
+        return error("hand_over", lang, player=name)
+
+    # one device passed round
+
+    def hand_over(self, guest: str | None, seat: Any, lang: str = "es") -> Message | None:
+        """The device is handed to ``seat`` («Soy Ana»): its connections are shown that
+        seat's view. Refused (as data, nothing changed) if it is not a game on one device,
+        not ``guest``'s device, or not that seat's turn. The caller has awaited
+        :meth:`durable`."""
+        device = self.device
+        own = self.seat_of(guest)
+        if device is None or own != device.owner:
+            return error("no_device", lang)
+        if type(seat) is not int or not device.hand_to(seat, self.state, self.finished):
+            return error("not_your_turn", lang)
+        self._show_device()
+        return None
+
+    def _show_device(self) -> None:
+        """Show the device's connections the seat it is to see now, if it changed: the
+        ``joined`` message of that seat (after a move that passes the turn: nobody's, with
+        whom to hand it to)."""
+        device = self.device
+        if device is None:
+            return
+        seat = device.seat(self.state, self.game.actors(self.state), self.finished)
+        built: dict[str, Message] = {}
+        for conn, sub in list(self.stream.subscribers.items()):
+            if not sub.device or sub.seat == seat:
+                continue
+            sub.seat = seat
+            message = built.get(sub.lang)
+            if message is None:
+                message = built[sub.lang] = self._joined(seat, sub.lang, device.owner)
+            try:
+                sub.send(message)
+            except Exception:
+                self.stream.subscribers.pop(conn, None)
 
     async def commit(self, seat: int, move: Any) -> None:
         """Apply ``move`` for ``seat``, commit it to the log, then tell everyone. Raises

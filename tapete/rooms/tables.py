@@ -13,6 +13,7 @@ from typing import Any
 from tapete.cosmetics import look
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
+from tapete.rooms.device import device_seats
 from tapete.rooms.inbox import Settings
 from tapete.rooms.ownership import Ownership, table_unit
 from tapete.rooms.table import Table, TableEvents
@@ -134,9 +135,12 @@ class Tables:
         seed: int | None = None,
         position: dict[str, Any] | None = None,
         daily: date | None = None,
+        device: list[str] | None = None,
     ) -> Table:
-        """Start a practice game for ``guest`` against bots. Raises IllegalMove("bad_config");
-        with ``daily`` (their attempt at that day's deal), the store's AlreadyPlayed."""
+        """Start a practice game for ``guest`` against bots; with ``device`` (the players'
+        names, ``guest``'s first), among people on ``guest``'s device passed round
+        (:mod:`~tapete.rooms.device`). Raises IllegalMove("bad_config"); with ``daily``
+        (their attempt at that day's deal), the store's AlreadyPlayed."""
         found = entry(kind)
         spec = found.game
         start = spec.rules.load(position) if position is not None else None
@@ -145,7 +149,13 @@ class Tables:
             raise IllegalMove("bad_config", field="level")
         account = await self.store.accounts.get(guest)
         looks = look(account.equipped, account.avatar) if account is not None else look(None, None)
-        seats = practice_seats(found, spec.rules.seats(parsed), guest, level, looks)
+        if device is not None:
+            if level is not None or daily is not None:
+                raise IllegalMove("bad_config", field="level")
+            seats = device_seats(found, spec.rules.seats(parsed), guest, device)
+            seats[0]["worn"] = looks
+        else:
+            seats = practice_seats(found, spec.rules.seats(parsed), guest, level, looks)
         record = await self.store.create_game(
             kind,
             spec.config_json(parsed),

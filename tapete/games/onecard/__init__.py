@@ -90,6 +90,7 @@ from tapete.games.protocol import (
     Hall,
     Logro,
     Online,
+    PassAndPlay,
     Quick,
     players_field,
 )
@@ -201,10 +202,16 @@ def _reveal(state: State) -> JSON:
     }
 
 
+def _holder(state: State) -> int | None:
+    """On one device: the hand shown is the turn's player's (nobody's once it is over)."""
+    return state.turn if state.result is None else None
+
+
 SPEC: Final = GameSpec[Config, State, Move](
     key="onecard",
     stats=_stats,
     logros=LOGROS,
+    pass_and_play=PassAndPlay(holder=_holder),
     daily=Daily(
         config={"players": 2},
         level="dificil",

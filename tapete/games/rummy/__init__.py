@@ -11,6 +11,7 @@ from tapete.games.protocol import (
     Hall,
     Logro,
     Online,
+    PassAndPlay,
     Quick,
     places_by_score,
     players_field,
@@ -170,6 +171,12 @@ def _reveal(state: State) -> dict[str, Any]:
     return {"racks": [[text(t) for t in sorted(rack)] for rack in state.racks]}
 
 
+def _holder(state: State) -> int | None:
+    """On one device: the rack shown is the turn's player's; between hands (every rack is
+    shown as it ended) and once it is over, nobody's."""
+    return state.turn if state.result is None and not state.waiting else None
+
+
 SPEC: Final = GameSpec[Config, State, Moves](
     key="rummy",
     winners=_winners,
@@ -177,6 +184,7 @@ SPEC: Final = GameSpec[Config, State, Moves](
     reveal=_reveal,
     stats=_stats,
     logros=LOGROS,
+    pass_and_play=PassAndPlay(holder=_holder),
     daily=Daily(
         config={"players": 2, "hands": 1},
         level="experto",

@@ -21,6 +21,7 @@ from tapete.rooms.messages import (
     Check,
     ClientMessageType,
     Enter,
+    Handover,
     Hint,
     Join,
     Lobby,
@@ -113,7 +114,7 @@ class Router:
                 return await self.enter(conn, message, text)
             case Lobby():
                 return await self.to_room(conn, message, text)
-            case Move() | Check() | Hint() | Sync():
+            case Move() | Check() | Hint() | Sync() | Handover():
                 return await self.to_table(conn, message, text)
 
     # a table
@@ -136,7 +137,7 @@ class Router:
         return None
 
     async def to_table(
-        self, conn: Conn, message: Move | Check | Hint | Sync, text: str
+        self, conn: Conn, message: Move | Check | Hint | Sync | Handover, text: str
     ) -> Message | None:
         link, guest, lang = conn.table, conn.guest, conn.lang
         if isinstance(link, There):
@@ -165,6 +166,9 @@ class Router:
             case Sync():
                 await self.sync(table, conn)
                 return None
+            case Handover(seat=seat):
+                await table.durable()
+                return table.hand_over(guest, seat, lang)
 
     async def sync(self, table: Table, conn: Conn) -> None:
         """Queue the full view again, once it is durable: at most one such reply waits in
@@ -173,7 +177,7 @@ class Router:
             conn.send(error("too_fast", conn.lang))
             return
         await table.durable()
-        conn.send(dict(table.view_message(table.seat_of(conn.guest))), sync=True)
+        conn.send(dict(table.view_message(table.view_seat(conn.guest))), sync=True)
 
     # a private room
 
