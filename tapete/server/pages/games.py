@@ -70,6 +70,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "quick": spec.key in quick_games(),
         "bots": found.bots is not None,
         "coach": found.bots is not None and found.bots.coach is not None,
+        "device": spec.pass_and_play is not None,
         "rated": spec.quick is not None and spec.quick.rated,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
@@ -250,13 +251,18 @@ class Pages:
         form = await request.form()
         config = forms.read(found.game, form)
         level = str(form.get("level") or "") or None
+        device = None  # (friends on this device: their names, in seat order)
+        if form.get("mode") == "device":
+            device, level = [str(n) for n in form.getlist("name")], None
         if found.bots is None:
             level = None
         if not self.hall.may_create(request):
             words = describe("too_many_games", lang_of(request))
             return self.setup_error(request, found, words, 429)
         try:
-            table = await self.hall.live.tables.create(found.key, config, guest, level=level)
+            table = await self.hall.live.tables.create(
+                found.key, config, guest, level=level, device=device
+            )
         except IllegalMove as exc:
             lang = lang_of(request)
             words = found.game.describe(exc, lang)
@@ -358,10 +364,13 @@ class Pages:
             (str(s["level"]) for s in table.record.seats if s["kind"] == "bot" and "level" in s),
             None,
         )
+        device = None  # (on one device: the same people, by the same names)
+        if table.device is not None:
+            device = [str(s.get("name") or "") for s in table.record.seats]
         if not self.hall.may_create(request):
             words = describe("too_many_games", lang_of(request))
             return self.setup_error(request, table.entry, words, 429)
         new = await self.hall.live.tables.create(
-            spec.key, spec.config_json(config), guest, level=level
+            spec.key, spec.config_json(config), guest, level=level, device=device
         )
         return RedirectResponse(f"/partida/{new.id}", status_code=303)

@@ -397,7 +397,7 @@ function renderHandEnd() {
       : _("{name}: ninguna ficha", { name: nameOf(seat) });
     return li;
   }));
-  const ready = !view.waiting.includes(mySeat);
+  const ready = !(view.legal || []).some((m) => m.type === "next"); // (a device passed round: for everyone)
   const ok = $("summary-ok");
   ok.hidden = ready;
   $("summary-wait").hidden = !ready;

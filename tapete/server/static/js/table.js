@@ -152,6 +152,7 @@ export class Table {
       this.view = msg.view;
       this.waiting = false;
       animate = false;
+      if (msg.device) this.handoverTo(msg.handover);
     } else if (msg.type === "update" || msg.type === "sync") {
       this.view = msg.view;
       if (msg.type === "sync" || msg.seat === this.mySeat) this.waiting = false;
@@ -208,6 +209,25 @@ export class Table {
       this.alerts?.yourTurn(this.game.turnWords ? this.game.turnWords(this) : "");
     }
     this.wasMine = mine;
+  }
+
+  /** A device passed round (pass-and-play): while it waits for the next player, the felt
+   * is veiled and they tap «Soy Ana»; the server then shows their hand (a «joined» with
+   * their seat), which lifts the veil. Nothing of their hand is on the page before. */
+  handoverTo(next) {
+    const box = $("device-handover");
+    if (!box) return;
+    if (!next) {
+      if (box.open) closeDialog(box);
+      return;
+    }
+    $("device-handover-title").textContent = _("Turno de {name}", { name: next.name });
+    $("device-handover-text").textContent = _("Pasa el móvil a {name}. Los demás, sin mirar.", { name: next.name });
+    const ok = $("device-handover-ok");
+    ok.textContent = _("Soy {name}", { name: next.name });
+    ok.onclick = () => this.send({ type: "handover", seat: next.seat });
+    if (!box.open) openDialog(box, { sticky: true }); // (Esc does not lift it)
+    ok.focus();
   }
 
   // the screen reader's announcements: what happened, then whose turn it is
