@@ -27,7 +27,8 @@ MESSAGE = re.compile(r'\b(?:_|ngettext)\(\s*"((?:[^"\\\n]|\\.)*)"')
 
 
 class _Radios(HTMLParser):
-    """The radio buttons of the setup form (``form.setup``; «Jugar ahora» has its own)."""
+    """The radio buttons of the setup form (``form.setup``; «Jugar ahora» has its own), but
+    for its choice of bots or friends on one device (``mode``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -37,8 +38,11 @@ class _Radios(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "form":
             self._in_setup = "setup" in str(dict(attrs).get("class") or "").split()
-        if self._in_setup and tag == "input" and dict(attrs).get("type") == "radio":
-            self.radios.append(dict(attrs))
+        found = dict(attrs)
+        # (the choice of who plays the other seats, «mode», is no option of the game)
+        radio = tag == "input" and found.get("type") == "radio"
+        if self._in_setup and radio and found.get("name") != "mode":
+            self.radios.append(found)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":

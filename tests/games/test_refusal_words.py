@@ -68,6 +68,7 @@ SHARED: dict[str, list[Any]] = {
     "type": ["dance"],
     "got": [3],
     "current": [5],
+    "player": ["Ana"],
 }
 VALUES: dict[str, dict[str, list[Any]]] = {
     "rummy": {

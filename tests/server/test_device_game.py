@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from tapete.registry import REGISTRY
 from tests.server.browsers import browser, guest, hall
 from tests.server.test_first_view import first_of
 
@@ -101,8 +102,9 @@ def test_a_new_game_keeps_the_same_people(client: TestClient, h: Any) -> None:
 
 
 def test_the_setup_pages_offer_the_device(client: TestClient) -> None:
-    for kind in ("onecard", "rummy", "guerra"):
+    """Each game played so offers it (El Peaje plays one phone within its own rules)."""
+    for kind, found in REGISTRY.items():
         page = client.get(f"/{kind}").text
-        assert 'name="mode" value="device"' in page, kind
-        assert page.count('name="name"') == 4, kind
-    assert 'name="mode"' not in client.get("/peaje").text  # (El Peaje: its own one phone)
+        offered = 'name="mode" value="device"' in page
+        assert offered == (found.game.pass_and_play is not None), kind
+        assert page.count('name="name"') == (4 if offered else 0), kind

@@ -230,6 +230,9 @@ function renderHand() {
     return el;
   }));
   $("me-count").textContent = cardsLabel(view.hand.length);
+  $("me-name").textContent = nameOf(mySeat); // («Tú»; on a device passed round, their name)
+  $("me").querySelector(".seat-avatar")?.remove(); // (drawn while it showed nobody's hand)
+  $("me-fan")?.replaceChildren();
   $("me-called").hidden = !view.called[mySeat];
   $("me-clock").dataset.clock = `turn:${mySeat}`;
 }

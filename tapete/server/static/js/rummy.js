@@ -638,7 +638,7 @@ function applyHint(move) {
 function adopt(t, change) {
   view = t.view;
   mySeat = t.mySeat;
-  const key = `${view.hand}:${view.turns}:${view.turn}:${view.waiting.length}`;
+  const key = `${mySeat}:${view.hand}:${view.turns}:${view.turn}:${view.waiting.length}`; // (a device passed round: another seat)
   if (key !== turnKey || !draft || !myTurn()) {
     turnKey = key;
     resetDraft(change.type === "joined" && myTurn() ? change.msg.draft : null);

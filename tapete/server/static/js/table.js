@@ -35,6 +35,7 @@ export class Table {
     this.view = null;
     this.seats = [];
     this.mySeat = null;
+    this.device = false; // a game on this device passed round (pass-and-play)
     this.waiting = false; // a move of ours is on its way
     this.sent = null; // the last move we sent (sent again if game.again says so)
     this.wasMine = null; // whether it was this player's turn at the last message (alerts)
@@ -152,10 +153,12 @@ export class Table {
       this.view = msg.view;
       this.waiting = false;
       animate = false;
-      if (msg.device) this.handoverTo(msg.handover);
+      this.device = !!msg.device; // (a device passed round: table.handoverTo)
+      if (this.device) this.handoverTo(msg.handover);
     } else if (msg.type === "update" || msg.type === "sync") {
       this.view = msg.view;
-      if (msg.type === "sync" || msg.seat === this.mySeat) this.waiting = false;
+      // (a device passed round: every move is this page's, whoever's seat it was for)
+      if (msg.type === "sync" || msg.seat === this.mySeat || this.device) this.waiting = false;
     } else if (msg.type === "error") {
       this.waiting = false;
       if (msg.sync) this.view = msg.sync.view;
