@@ -38,6 +38,7 @@ from tapete.games.protocol import (
     Event,
     Finished,
     GameSpec,
+    Guided,
     Hall,
     IllegalMove,
     Logro,
@@ -593,6 +594,55 @@ def _reveal(state: State) -> JSON:
     return {"next": [pile[0].code if pile else None for pile in state.piles]}
 
 
+# --- the guided first game (GameSpec.guided, tapete/rooms/guide.py): turning the top card,
+# who takes the cards and where they go, a war after a tie, the end. Six cards each, one card
+# face down in a war: six duels, one of them a war.
+
+GUIDED_POSITION: Final[JSON] = {
+    "game": "guerra",
+    "config": {"down": 1, "length": "final"},
+    "piles": ["KH 4D 8S 2C QH AS", "5C 9H 8D 3S 6D 2H"],
+    "rng": 1,
+}
+"""The deal (docs/positions.md, «Guided first games»): the player's K♥ beats the 5♣, the 9♥
+beats their 4♦, the two 8s make a war."""
+
+GUIDE_FIRST: Final = N_(
+    "Pulsa «Dar la vuelta»: cada uno destapa la carta de arriba de su montón y la más alta "
+    "se lleva las dos."
+)
+GUIDE_TOOK: Final = N_(
+    "Te llevas {cards} cartas: van al fondo de tu montón. Dale la vuelta a la siguiente."
+)
+GUIDE_LOST_ONE: Final = N_(
+    "Esta se la lleva el otro. Gana quien se quede con todas las cartas: dale la vuelta a la "
+    "siguiente."
+)
+GUIDE_WAR: Final = N_(
+    "¡Empate! Es la guerra: cada uno pone una carta boca abajo y otra boca arriba, y la más "
+    "alta se lo lleva todo. Pulsa «¡A la guerra!»."
+)
+GUIDE_WAIT: Final = N_("Ahora da la vuelta el otro.")
+GUIDE_WON: Final = N_("¡Has ganado: tienes todas las cartas! Ya sabes jugar a La guerra.")
+GUIDE_LOST: Final = N_("Esta vez gana el otro. Ya sabes cómo va: prueba una partida normal.")
+
+
+def guide_step(state: State, seat: int) -> tuple[str, JSON] | None:
+    """What the table says to ``seat`` now."""
+    if state.result is not None:
+        return (GUIDE_WON, {}) if state.result.get("winner") == seat else (GUIDE_LOST, {})
+    if not state.steps or seat not in state.steps[-1].waiting():
+        return GUIDE_WAIT, {}
+    if state.steps[-1].war:
+        return GUIDE_WAR, {}
+    last = state.last
+    if last is None:
+        return GUIDE_FIRST, {}
+    if last.get("winner") == seat:
+        return GUIDE_TOOK, {"cards": last.get("cards", 0)}
+    return GUIDE_LOST_ONE, {}
+
+
 def _holder(state: State) -> int | None:
     """On one device: nobody's pile is ever shown (nobody sees a face-down card), so the
     device turns every player's card at once."""
@@ -604,6 +654,11 @@ SPEC: Final = GameSpec[Config, State, Turn](
     stats=_stats,
     logros=LOGROS,
     pass_and_play=PassAndPlay(holder=_holder),
+    guided=Guided(
+        position=GUIDED_POSITION,
+        step=guide_step,
+        line=N_("Seis duelos contra un bot, con una guerra, explicados paso a paso."),
+    ),
     daily=Daily(
         config={"players": 2, "sums": True, "length": "final"},
         level="normal",

@@ -500,6 +500,23 @@ class PassAndPlay:
     hands), and a move from the device is made for every seat that must make it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Guided:
+    """A guided first game: a scripted deal where the table says, step by step, what to do
+    and why, the player making each move (:mod:`tapete.rooms.guide`)."""
+
+    position: JSON
+    """The deal (docs/positions.md, «Guided first games»): the player sits at seat 0."""
+    step: Callable[[Any, int], tuple[str, JSON] | None]
+    """From the state and the player's seat: what the table says now — a message id of the
+    game's domain and its parameters (worded as refusals are: ``GameSpec.params``) — or
+    None (nothing to say)."""
+    level: str | None = None
+    """The bots' level (None: a game without bots)."""
+    line: str = ""
+    """What the guided game teaches, a message id of the game's domain (the setup page)."""
+
+
 @functools.cache
 def _page_words(build: Callable[[Gettext], JSON], domain: str, lang: str) -> JSON:
     from tapete.i18n import translations
@@ -584,6 +601,8 @@ class GameSpec(Generic[C, S, M]):
     """The deal of the day (None: the game has none)."""
     logros: tuple[Logro, ...] = ()
     """The game's achievements, in the order the player sees them."""
+    guided: Guided | None = None
+    """The guided first game (None: the game has none)."""
     pass_and_play: PassAndPlay | None = None
     """The game on one device passed round (None: not offered; El Peaje plays one phone
     within its own rules)."""

@@ -24,6 +24,7 @@ from tapete.registry import Entry, entry
 from tapete.rooms.bots import BotDriver
 from tapete.rooms.clocks import Clocks
 from tapete.rooms.device import Device
+from tapete.rooms.guide import Step, guided_seat, step_of, words
 from tapete.rooms.inbox import (
     STOP,
     BotTurn,
@@ -120,6 +121,10 @@ class Table:
         ends; None: a copy to read (:meth:`replica`), which commits nothing."""
         self.device = None if self.online else Device.of(self.entry, record.seats)
         """A practice game on one device passed round (None: each player on their own)."""
+        self.guided = guided_seat(self.spec, record.seats)
+        """The seat a guided first game tells what to do (None: not a guided game)."""
+        self._guide_told: Step | None = None
+        """The step the guided seat was last told."""
         self._drafts: dict[int, tuple[int, Any]] = {}
         """By seat, the last draft it had checked (Rummy's table in the making) and the
         version it was made on: a reload gives it back; nobody else ever sees it."""
@@ -302,6 +307,9 @@ class Table:
             "missed": [],
             "draft": self.draft_of(seat),
         }
+        if seat is not None and seat == self.guided:
+            self._guide_told = step_of(self.spec, self.state, seat)
+            message["guide"] = words(self.spec, self._guide_told, lang)
         device = self.device
         if device is not None and own == device.owner:
             message["device"] = True
@@ -559,6 +567,7 @@ class Table:
             self.clocks.sync()
             self.bots.schedule()
             self._show_device()
+            self._guide()
 
     async def _gate(self, sub: Submit) -> Message | None:
         seat = self.seat_of(sub.guest)
@@ -624,6 +633,33 @@ class Table:
             return error("not_your_turn", lang)
         self._show_device()
         return None
+
+    def _guide(self) -> None:
+        """A guided game: tell its seat the step it is at now, if it changed (a ``guide``
+        message: ``{"key", "text"}`` in the connection's language, or None)."""
+        seat = self.guided
+        if seat is None:
+            return
+        step = step_of(self.spec, self.state, seat)
+        if step == self._guide_told:
+            return
+        self._guide_told = step
+        built: dict[str, Message] = {}
+        for conn, sub in list(self.stream.subscribers.items()):
+            if sub.seat != seat:
+                continue
+            message = built.get(sub.lang)
+            if message is None:
+                guide = words(self.spec, step, sub.lang)
+                message = built[sub.lang] = {
+                    "type": "guide",
+                    "version": self.version,
+                    "guide": guide,
+                }
+            try:
+                sub.send(message)
+            except Exception:
+                self.stream.subscribers.pop(conn, None)
 
     def _show_device(self) -> None:
         """Show the device's connections the seat it is to see now, if it changed: the

@@ -136,13 +136,19 @@ class Tables:
         position: dict[str, Any] | None = None,
         daily: date | None = None,
         device: list[str] | None = None,
+        guided: bool = False,
     ) -> Table:
         """Start a practice game for ``guest`` against bots; with ``device`` (the players'
         names, ``guest``'s first), among people on ``guest``'s device passed round
-        (:mod:`~tapete.rooms.device`). Raises IllegalMove("bad_config"); with ``daily``
-        (their attempt at that day's deal), the store's AlreadyPlayed."""
+        (:mod:`~tapete.rooms.device`); ``guided``: the game's guided first game (its deal,
+        its bots, :mod:`~tapete.rooms.guide`). Raises IllegalMove("bad_config"); with
+        ``daily`` (their attempt at that day's deal), the store's AlreadyPlayed."""
         found = entry(kind)
         spec = found.game
+        if guided:
+            if spec.guided is None or device is not None or daily is not None:
+                raise IllegalMove("bad_config", field="guided")
+            position, level = spec.guided.position, spec.guided.level
         start = spec.rules.load(position) if position is not None else None
         parsed = start.config if start is not None else spec.parse_config(config)
         if level is not None and (found.bots is None or found.bots.level(level) is None):
@@ -156,6 +162,8 @@ class Tables:
             seats[0]["worn"] = looks
         else:
             seats = practice_seats(found, spec.rules.seats(parsed), guest, level, looks)
+            if guided:
+                seats[0]["guided"] = True
         record = await self.store.create_game(
             kind,
             spec.config_json(parsed),

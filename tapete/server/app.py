@@ -177,6 +177,7 @@ def create_app(
         Mount("/static", Static(), name="static"),
         Route("/{kind}", pages.setup),
         Route("/{kind}/nueva", pages.start, methods=["POST"]),
+        Route("/{kind}/guiada", pages.guided, methods=["POST"]),
         Route("/{kind}/sala", rooms.new_from_setup, methods=["POST"]),
         Route("/{kind}/guia", pages.guide),
         Route("/{kind}/guia/{page}", pages.guide),

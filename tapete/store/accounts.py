@@ -362,6 +362,13 @@ class Accounts:
             rows = list(await s.scalars(query))
         return [r for r in rows if any(seat.get("guest") == guest for seat in r.seats)]
 
+    async def has_played(self, guest: str, kind: str) -> bool:
+        """Whether the player has started a game of ``kind`` (a practice game, or a private
+        room's as its host)."""
+        async with self.sessions() as s:
+            query = select(GameRow.id).where(GameRow.owner == guest, GameRow.kind == kind)
+            return (await s.scalar(query.limit(1))) is not None
+
     async def export(self, guest: str) -> dict[str, Any]:
         """Everything kept of the player, for them to download."""
         account = await self.get(guest)

@@ -30,6 +30,7 @@ from tapete.games.onecard.game import (
     playable,
     view,
 )
+from tapete.games.onecard.guide import GUIDED
 from tapete.games.onecard.names import A_RANK, card_words, name_param
 from tapete.games.onecard.pieces import (
     ANY_SUIT,
@@ -212,6 +213,7 @@ SPEC: Final = GameSpec[Config, State, Move](
     stats=_stats,
     logros=LOGROS,
     pass_and_play=PassAndPlay(holder=_holder),
+    guided=GUIDED,
     daily=Daily(
         config={"players": 2},
         level="dificil",

@@ -79,6 +79,7 @@ from tapete.games.peaje.game import (
     view,
     with_seats,
 )
+from tapete.games.peaje.guided import GUIDED
 from tapete.games.peaje.names import OPTION_TITLES, STEPS, name_param
 from tapete.games.protocol import (
     JSON,
@@ -226,6 +227,7 @@ SPEC: Final = GameSpec[Config, State, Move](
         context=_guide_context,
     ),
     read_form=read_form,
+    guided=GUIDED,
     rematch=rematch,
     clocks={"turn": Clock(practice=None, online=None)},
     clock_moves=CLOCK_MOVES,

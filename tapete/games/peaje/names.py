@@ -8,6 +8,7 @@ from typing import Any, Final
 
 import msgspec.inspect
 
+from tapete.cards import Card
 from tapete.games.peaje.game import Config
 from tapete.i18n import N_
 
@@ -39,11 +40,13 @@ STEPS: Final = {
 
 def name_param(name: str, value: Any, gettext: Callable[[str], str]) -> str:
     """A refusal's parameter in the player's words: a step (``wrong_step``), an option
-    (``bad_config``: its title on the setup page).
+    (``bad_config``: its title on the setup page), a card (the guided game's ``card``).
 
     >>> name_param("step", "reveal", str.upper)
     'REVELAR LA CARTA'
     """
+    if name == "card":  # (a card code: «el cuatro de corazones», the guided game)
+        return Card.parse(str(value)).the_words(gettext)
     if name == "step" and value in STEPS:
         return gettext(STEPS[value])
     if name == "field" and value in OPTION_TITLES:

@@ -54,6 +54,7 @@ from tapete.games.rummy.game import (
     seats,
     view,
 )
+from tapete.games.rummy.guide import GUIDED
 from tapete.games.rummy.sets import MESSAGES as SET_MESSAGES
 from tapete.games.rummy.sets import SetInfo, analyze, reason, tidy
 from tapete.i18n import N_, Np_
@@ -185,6 +186,7 @@ SPEC: Final = GameSpec[Config, State, Moves](
     stats=_stats,
     logros=LOGROS,
     pass_and_play=PassAndPlay(holder=_holder),
+    guided=GUIDED,
     daily=Daily(
         config={"players": 2, "hands": 1},
         level="experto",

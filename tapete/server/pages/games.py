@@ -71,6 +71,7 @@ def game_info(found: Entry, lang: str, values: dict[str, Any] | None = None) -> 
         "bots": found.bots is not None,
         "coach": found.bots is not None and found.bots.coach is not None,
         "device": spec.pass_and_play is not None,
+        "guided": tr(spec.guided.line) if spec.guided is not None else None,
         "rated": spec.quick is not None and spec.quick.rated,
         "levels": [(lv.key, tr(lv.label)) for lv in found.bots.levels] if found.bots else [],
         "default_level": found.bots.default if found.bots is not None else None,
@@ -219,7 +220,17 @@ class Pages:
                 room_rated=bool(room.record.options.get("rated")),
             )
         resume = await self.hall.active_game(guest_of(request), lang_of(request), found.key)
-        return self._setup(request, found, resume=resume)
+        return self._setup(
+            request, found, resume=resume, first=await self.first_time(request, found)
+        )
+
+    async def first_time(self, request: Request, found: Entry) -> bool:
+        """Whether the guest has never played ``found`` (the setup page then offers its
+        guided first game first)."""
+        guest = guest_of(request)
+        if guest is None or self.hall.store is None:
+            return True
+        return not await self.hall.store.accounts.has_played(guest, found.key)
 
     def _setup(
         self,
@@ -233,6 +244,7 @@ class Pages:
         ctx.setdefault("error", None)
         ctx.setdefault("room_code", None)
         ctx.setdefault("room_rated", False)
+        ctx.setdefault("first", False)
         ctx.setdefault("quick", self.quick(lang_of(request)))
         return self.render(
             request,
@@ -267,6 +279,19 @@ class Pages:
             lang = lang_of(request)
             words = found.game.describe(exc, lang)
             return self._setup(request, found, status=400, error=words)
+        return RedirectResponse(f"/partida/{table.id}", status_code=303)
+
+    async def guided(self, request: Request) -> Response:
+        """The game's guided first game (``GameSpec.guided``): its deal, its bots, the table
+        telling the player what to do at each step."""
+        found = playable(request.path_params["kind"])
+        guest = guest_of(request)
+        if found is None or guest is None or found.game.guided is None:
+            return self.not_found(request)
+        if not self.hall.may_create(request):
+            words = describe("too_many_games", lang_of(request))
+            return self.setup_error(request, found, words, 429)
+        table = await self.hall.live.tables.create(found.key, {}, guest, guided=True)
         return RedirectResponse(f"/partida/{table.id}", status_code=303)
 
     async def guide(self, request: Request) -> Response:

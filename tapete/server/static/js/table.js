@@ -144,7 +144,9 @@ export class Table {
     if (msg.type === "lobby") { this.lobbyChanged(msg); return; }
     if (msg.type === "presence") { this.presenceChanged(msg); return; }
     if (msg.type === "reaction") { this.reacted(msg); return; }
+    if (msg.type === "guide") { this.guideSays(msg.guide); return; }
     if (msg.type === "joined" && msg.presence) this.presenceChanged(msg.presence);
+    if (msg.type === "joined" && "guide" in msg) this.guideSays(msg.guide);
     if (this.game.message && this.game.message(msg)) return;
     let animate = true;
     if (msg.type === "joined") {
@@ -212,6 +214,29 @@ export class Table {
       this.alerts?.yourTurn(this.game.turnWords ? this.game.turnWords(this) : "");
     }
     this.wasMine = mine;
+  }
+
+  /** A guided first game: what the table says now (``{key, text}``, or null), shown
+   * between the felt and the hand and spoken once; «Saltar la guía» hides it for this game
+   * (kept on this device). */
+  guideSays(step) {
+    const box = $("guide");
+    if (!box) return;
+    const key = `tapete.guide.${this.root.dataset.game}`;
+    if (!box.dataset.ready) {
+      box.dataset.ready = "1";
+      $("guide-skip").addEventListener("click", () => {
+        localStorage.setItem(key, "off");
+        box.hidden = true;
+        this.announce(_("Guía desactivada: sigues jugando sin ella."));
+      });
+    }
+    const text = step ? step.text : "";
+    const changed = text !== box.dataset.said;
+    box.dataset.said = text;
+    $("guide-text").textContent = text;
+    box.hidden = !text || localStorage.getItem(key) === "off";
+    if (changed && !box.hidden) this.announce(text);
   }
 
   /** A device passed round (pass-and-play): while it waits for the next player, the felt
