@@ -5,6 +5,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BENCHENV ?= .benchenv
 
+# Bytecode cached (__pycache__, ignored by git) even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): each of the test runs' nine pytest processes would otherwise
+# compile the test modules and rewrite their assertions again, ~6 CPU s each
+# (bench/RESULTS.md, «The test suite's time, again»).
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run check test lint system-deps compiled bench bench-peers clean
 
 # (the install compiles One Card's rules, setup.py says how; an edit of them is compiled
