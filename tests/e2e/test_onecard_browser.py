@@ -142,11 +142,14 @@ def opponent(page: Page, seat: int) -> Locator:
 
 FITS_OR_DRAW = ".hand .card.playable, #draw:enabled"
 """What our turn may do: a card that fits, or drawing when none does (never both)."""
-CLICKED = """() => document.addEventListener("click", (ev) => {
-  const el = ev.target.closest(".card, #draw");
-  window.__clicked = el ? (el.dataset.code || el.id) : null;
-}, { once: true, capture: true })"""
-"""Records what the next click lands on: a card's code, or "draw"."""
+CLICKED = """() => {
+  window.__clicked = undefined;
+  document.addEventListener("click", (ev) => {
+    const el = ev.target.closest(".card, #draw");
+    window.__clicked = el ? (el.dataset.code || el.id) : null;
+  }, { once: true, capture: true });
+}"""
+"""Records what the next click lands on: a card's code, or "draw" (undefined: none yet)."""
 
 
 def play_or_draw(page: Page, how: str = "click", timeout: float | None = None) -> str:
@@ -157,7 +160,8 @@ def play_or_draw(page: Page, how: str = "click", timeout: float | None = None) -
 
     The target is looked for again every second: an action keeps the element it first found
     until it is actionable, and «Robar», found enabled, stays disabled for good when a catch's
-    penalty brings a card that fits (a CI run waited 15 s on it, a playable ♥J in the hand)."""
+    penalty brings a card that fits (a CI run waited 15 s on it, a playable ♥J in the hand).
+    A try that timed out after its click landed is not tried again."""
     page.evaluate(CLICKED)
     deadline = time.monotonic() + (TIMEOUT if timeout is None else timeout) / 1000
     while True:
@@ -166,6 +170,10 @@ def play_or_draw(page: Page, how: str = "click", timeout: float | None = None) -
             target.tap(timeout=1000) if how == "tap" else target.click(timeout=1000)
             break
         except PlaywrightTimeoutError:
+            # (a loaded machine: the click landed, and the action's own wait ran out after it;
+            # clicking again would hit what it opened, a 7's suits: seen twice on two cores)
+            if page.evaluate("() => window.__clicked !== undefined"):
+                break
             if time.monotonic() > deadline:
                 raise
     code = str(page.evaluate("() => window.__clicked"))
