@@ -83,11 +83,10 @@ def test_a_hostile_page_can_neither_post_as_the_player_nor_open_their_game(
     assert created.status == 201
     game = created.json()["id"]
     cookie = guest_cookie(page)
-    history = f"{server_url}/api/historial"  # (the player's games, not the hall's count: other
-    mine = [
-        g["id"] for g in page.request.get(history).json()["games"]
-    ]  # tests' tables come and go)
-    assert mine == [game]
+    # (the player's own games: the hall's count of open tables changes with other tests')
+    history = f"{server_url}/api/historial"
+    games = [g["id"] for g in page.request.get(history).json()["games"]]
+    assert games == [game]
 
     # the form: the hall refuses it in the player's language, and sets no cookie
     pages["/form.html"] = FORM.format(hall=server_url)
@@ -108,7 +107,7 @@ def test_a_hostile_page_can_neither_post_as_the_player_nor_open_their_game(
 
     # the player: the same guest, the same game, nothing started in their name
     assert guest_cookie(page) == cookie
-    assert [g["id"] for g in page.request.get(history).json()["games"]] == mine
+    assert [g["id"] for g in page.request.get(history).json()["games"]] == games
     mine = page.request.get(f"{server_url}/api/partidas/{game}")
     assert mine.status == 200 and mine.json()["seat"] == 0 and mine.json()["version"] == 0
     page.goto(f"{server_url}/partida/{game}")
