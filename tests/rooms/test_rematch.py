@@ -172,8 +172,11 @@ async def test_a_player_who_drops_at_the_end_is_waited_for_until_the_grace_runs_
     room = await host.join()
     await ana.join()
     await play_to_the_end(room, HOST, ANA)
-    ana.close()  # she closes the tab on the end dialog
     assert await act(lobby, HOST, "rematch") is None
+    # she closes the tab on the end dialog; what follows is read at once, with no await
+    # between: her grace (0.2 s) runs on the clock, and a loaded machine once let it run
+    # out while the host's «Revancha» was on its way (the game had begun: waiting [0])
+    ana.close()
     assert lobby.state(HOST)["waiting"] == [1]  # her grace is running: named
     presence = host.last("presence")["seats"][1]
     assert presence["connected"] is False and presence["grace_ms"] is not None  # counting
