@@ -87,7 +87,7 @@ class Device:
         """The seat whose view the device is shown now (None: a spectator's)."""
         if finished:
             return None
-        holder = self.rules.holder(state)
+        holder = self.holder(state, finished)
         if holder is not None:
             return holder if holder == self.shown and holder in self.seats else None
         return next((s for s in sorted(actors) if s in self.seats), None)
@@ -96,7 +96,7 @@ class Device:
         """The seats a move from the device is made for, in order (none: not now)."""
         if finished:
             return []
-        holder = self.rules.holder(state)
+        holder = self.holder(state, finished)
         if holder is not None:
             return [holder] if holder == self.shown and holder in actors else []
         return [s for s in sorted(actors) if s in self.seats]

@@ -73,6 +73,21 @@ class Stream:
     def remove(self, conn: int) -> None:
         self.subscribers.pop(conn, None)
 
+    def tell(self, which: Callable[[Subscriber], bool], build: Callable[[str], Message]) -> None:
+        """Send each subscriber ``which`` selects the message ``build`` makes for its
+        language (built once a language); a subscriber whose send fails is dropped."""
+        built: dict[str, Message] = {}
+        for conn, sub in list(self.subscribers.items()):
+            if not which(sub):
+                continue
+            message = built.get(sub.lang)
+            if message is None:
+                message = built[sub.lang] = build(sub.lang)
+            try:
+                sub.send(message)
+            except Exception:
+                self.subscribers.pop(conn, None)
+
     def update(self, logged: Logged, seat: int | None) -> Message:
         return {
             "type": "update",

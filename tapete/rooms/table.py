@@ -644,22 +644,14 @@ class Table:
         if step == self._guide_told:
             return
         self._guide_told = step
-        built: dict[str, Message] = {}
-        for conn, sub in list(self.stream.subscribers.items()):
-            if sub.seat != seat:
-                continue
-            message = built.get(sub.lang)
-            if message is None:
-                guide = words(self.spec, step, sub.lang)
-                message = built[sub.lang] = {
-                    "type": "guide",
-                    "version": self.version,
-                    "guide": guide,
-                }
-            try:
-                sub.send(message)
-            except Exception:
-                self.stream.subscribers.pop(conn, None)
+        self.stream.tell(
+            lambda sub: sub.seat == seat,
+            lambda lang: {
+                "type": "guide",
+                "version": self.version,
+                "guide": words(self.spec, step, lang),
+            },
+        )
 
     def _show_device(self) -> None:
         """Show the device's connections the seat it is to see now, if it changed: the
@@ -669,18 +661,15 @@ class Table:
         if device is None:
             return
         seat = device.seat(self.state, self.game.actors(self.state), self.finished)
-        built: dict[str, Message] = {}
-        for conn, sub in list(self.stream.subscribers.items()):
-            if not sub.device or sub.seat == seat:
-                continue
-            sub.seat = seat
-            message = built.get(sub.lang)
-            if message is None:
-                message = built[sub.lang] = self._joined(seat, sub.lang, device.owner)
-            try:
-                sub.send(message)
-            except Exception:
-                self.stream.subscribers.pop(conn, None)
+        moved = {
+            id(sub) for sub in self.stream.subscribers.values() if sub.device and sub.seat != seat
+        }
+        for sub in self.stream.subscribers.values():
+            if id(sub) in moved:
+                sub.seat = seat
+        self.stream.tell(
+            lambda sub: id(sub) in moved, lambda lang: self._joined(seat, lang, device.owner)
+        )
 
     async def commit(self, seat: int, move: Any) -> None:
         """Apply ``move`` for ``seat``, commit it to the log, then tell everyone. Raises
