@@ -87,6 +87,9 @@ class Tables:
         self.idle_seconds = idle_seconds
         self._tables: dict[str, Table] = {}
         self._touched: dict[str, float] = {}
+        self._room_deals: dict[str, dict[str, Any]] = {}
+        """The test API's positions for private rooms' games, by room id
+        (:meth:`deal_for_room`)."""
         """When each table was last asked for (loop time)."""
         self._lock = asyncio.Lock()
 
@@ -185,7 +188,15 @@ class Tables:
         away (True) or with their grace running (False)."""
         spec = entry(record.kind).game
         assert spec.online is not None
-        config = spec.online.with_seats(spec.parse_config(record.options["config"]), len(seats))
+        dealt = self._room_deals.get(record.id)
+        start = spec.rules.load(dealt) if dealt is not None else None
+        if start is not None and spec.rules.seats(start.config) != len(seats):
+            start = None  # (the room's seats changed since: a deal at random)
+        config = (
+            start.config
+            if start is not None
+            else spec.online.with_seats(spec.parse_config(record.options["config"]), len(seats))
+        )
         game_seats = [
             {k: v for k, v in s.items() if v is not None and k in SEAT_FIELDS} for s in seats
         ]
@@ -197,11 +208,27 @@ class Tables:
             owner=record.host,
             room_id=record.id,
             rated=bool(record.options.get("rated", False)),
+            position=spec.rules.dump(start) if start is not None else None,
         )
         table = await self.open(game)
         if absent:
             table.absent_at_start(absent)
         return table
+
+    def deal_for_room(self, record: RoomRecord, position: dict[str, Any]) -> None:
+        """Deal every later game of the room of ``record`` from ``position`` (the test API:
+        short, known games among friends in the browser tests; kept in this process's memory
+        only): a game whose players are as many as the position's seats is dealt from it, any
+        other at random. Raises IllegalMove("bad_config") if the position does not read or
+        has more seats than the room."""
+        spec = entry(record.kind).game
+        try:
+            start = spec.rules.load(position)
+        except (KeyError, ValueError, TypeError):
+            raise IllegalMove("bad_config", field="position") from None
+        if spec.rules.seats(start.config) > len(record.seats):
+            raise IllegalMove("bad_config", field="players")
+        self._room_deals[record.id] = spec.rules.dump(start)
 
     async def resume(self) -> int:
         """Rebuild the live games from their logs (every game of a private room, and the

@@ -130,6 +130,7 @@ def create_app(
         Route("/api/partidas/{game_id}", api.game),
         Route("/api/salas", rooms.create, methods=["POST"]),
         Route("/api/salas/{code}/unirse", rooms.join, methods=["POST"]),
+        Route("/api/salas/{code}/reparto", rooms.deal, methods=["POST"]),  # (--test-api)
         Route("/sala/{code}", rooms.page, name="room_page"),
         Route("/clasificacion/{game}", boards.page),
         Route("/api/clasificacion/{game}", boards.get),

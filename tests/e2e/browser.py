@@ -151,3 +151,15 @@ def open_position(
     )
     assert response.status == 201, response.text()
     page.goto(server_url + response.json()["url"])
+
+
+def deal_room(host: Page, server_url: str, code: str, position: dict[str, Any]) -> None:
+    """Every later game of the room ``code`` is dealt from ``position`` (the server runs
+    with --test-api; ``host`` is the room's host): a short game, played to its end in a few
+    moves."""
+    response = host.request.post(
+        f"{server_url}/api/salas/{code}/reparto",
+        data=json.dumps({"position": position}),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 204, response.text()

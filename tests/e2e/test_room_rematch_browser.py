@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, inside_viewport, no_horizontal_scroll, shot, still
+from browser import PHONE, TIMEOUT, deal_room, inside_viewport, no_horizontal_scroll, shot, still
 from playwright.sync_api import Page, expect
 from servers import serve
 
@@ -30,7 +30,7 @@ CHANGED = (
 def short_grace_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A `tapete serve` of its own whose dropped players run out of grace in ``GRACE``
     seconds, bots at 15 % of their pace; its base URL."""
-    flags = ["--bot-pace", "0.15", "--grace-seconds", str(GRACE)]
+    flags = ["--test-api", "--bot-pace", "0.15", "--grace-seconds", str(GRACE)]
     flags += ["--limit", "games_per_minute_address=100000"]
     with serve(tmp_path_factory.mktemp("tapete-grace"), flags) as url:
         yield url
@@ -59,12 +59,21 @@ def contexts(browser: Any, sizes: list[dict[str, int]], locale: str = "es-ES") -
 DESKTOP = {"width": 1280, "height": 800}
 
 
+SHORT = {
+    2: {"piles": ["KH QH JH 10H", "2C 3C 4C 5C"]},
+    3: {"piles": ["KH QH JH 10H", "2C 3C 4C 5C", "6D 7D 8D 9D"]},
+}
+"""La guerra in four duels, each the host's: the room's games (``deal_room``) end in seconds."""
+
+
 def make_room(host: Page, server_url: str, players: int = 2) -> str:
-    """The host makes a La guerra room for ``players`` from the game's page; its link."""
+    """The host makes a La guerra room for ``players`` from the game's page, its games
+    short (:data:`SHORT`); its link."""
     host.goto(f"{server_url}/guerra")
     host.locator(f'input[name="players"][value="{players}"]').check()
     host.get_by_role("button", name="Jugar con amigos").click()
     expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+    deal_room(host, server_url, host.url.rsplit("/", 1)[1], SHORT[players])
     return host.url
 
 
@@ -243,6 +252,7 @@ def test_the_end_in_english(browser: Any, server_url: str, screenshots: Path) ->
         host.goto(f"{server_url}/guerra")
         host.get_by_role("button", name="Play with friends").click()
         expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
+        deal_room(host, server_url, host.url.rsplit("/", 1)[1], SHORT[2])
         luis.goto(host.url)
         luis.get_by_label("Your name").fill("Luis")
         luis.get_by_role("button", name="Take a seat").click()

@@ -10,12 +10,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version, view
+from browser import PHONE, TIMEOUT, deal_room, no_horizontal_scroll, shot, version, view
 from playwright.sync_api import Page, expect
 from test_onecard_browser import play_or_draw
 from test_rummy_browser import drag
 
 pytestmark = pytest.mark.slow  # (whole games in several browsers: started first)
+
+SIX_DUELS = {"piles": ["KH QH JH 10H 9H 8H", "2C 3C 4C 5C 6C 7C"]}
+"""La guerra in six duels, each the host's (``deal_room``: a whole game in seconds)."""
+HEARTS_RUN = {
+    "hands": ["3H 4H 5H 6H 8H 9H 10H", "JS QS JC QC JD QD 2S"],
+    "discard": "KH",
+    "stock": "2C 2D AS AC AD",
+}
+"""One Card: the host lays seven hearts one after another; the friend never holds a heart
+nor any of their numbers, and draws (a whole game in thirteen moves)."""
 
 
 @pytest.fixture
@@ -48,6 +58,7 @@ def test_two_friends_play_la_guerra_through_a_code(
     host.get_by_role("button", name="Jugar con amigos").click()
     expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
     code = host.url.rsplit("/", 1)[1]
+    deal_room(host, server_url, code, SIX_DUELS)
     expect(host.locator("#code")).to_have_text(f"{code[:3]}{code[3:]}")
     expect(host.locator(".qr img")).to_be_visible()
     expect(host.locator("#start")).to_be_disabled()
@@ -163,6 +174,7 @@ def test_two_friends_play_one_card_to_the_end(
     host.get_by_role("button", name="Jugar con amigos").click()
     expect(host).to_have_url(re.compile(r"/sala/\d{6}$"))
     code = host.url.rsplit("/", 1)[1]
+    deal_room(host, server_url, code, HEARTS_RUN)
     phone.goto(f"{server_url}/sala/{code}")  # by the link
     phone.get_by_label("Tu nombre").fill("Marta")
     phone.get_by_role("button", name="Sentarme").click()

@@ -5,8 +5,9 @@ whose turn, «Estás mirando» — and no player control, follow it move by move
 end with its result and no «Revancha». The page-error guard (conftest.py) fails the test on
 any uncaught exception or console error in any of the pages.
 
-Private rooms deal at random (the test API's positions are for practice games), so each
-game is played to its end by the test and the bots, with options that keep it short."""
+Each game is played to its end by the test and the bots (or a friend), from a short deal
+that the test API sets for the room's games (``deal_room``): a few moves each, so the end
+comes soon; El Peaje deals at random, its route short by its rules."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, no_horizontal_scroll, shot, version
+from browser import PHONE, TIMEOUT, deal_room, no_horizontal_scroll, shot, version
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_onecard_browser import FITS_OR_DRAW, play_or_draw
@@ -75,6 +76,8 @@ class Game:
     """The host's opponent is a bot (else a friend, in a browser of their own)."""
     to_end: Callable[[Page], None] | None = None
     """The host plays the rest of the game at once (default: :attr:`move` after move)."""
+    deal: dict[str, Any] | None = None
+    """The position the room's game starts from (default: a deal at random)."""
 
 
 def drawn(page: Page, script: str) -> dict[str, Any]:
@@ -240,7 +243,9 @@ def peaje_drawn(page: Page, n: int) -> None:
 
 GAMES: dict[str, Game] = {
     "guerra": Game(
-        options={"config": {"length": "corta"}},
+        options={"config": {"players": 2}},
+        # six duels, the host's each
+        deal={"piles": ["KH QH JH 10H 9H 8H", "2C 3C 4C 5C 6C 7C"]},
         move=guerra_move,
         to_end=guerra_to_end,
         drawn=guerra_drawn,
@@ -248,14 +253,26 @@ GAMES: dict[str, Game] = {
         controls=("#turn", "#autoplay", "#speed", ".controls .keyhint"),
     ),
     "onecard": Game(
-        options={"config": {}},
+        options={"config": {"players": 2}},
+        # the host has nothing for hearts, draws; the bot lays its three hearts and wins
+        deal={
+            "hands": ["6C 6D 9C 10D 10C", "3H 4H 5H"],
+            "discard": "8H",
+            "stock": "9S 9D 10S 8S 8C 6S",
+        },
         move=onecard_move,
         drawn=onecard_drawn,
         felt=".oc-felt",
         controls=("#hand", "#draw", "#call", "#why", ".keyhint"),
     ),
     "rummy": Game(
-        options={"config": {"hands": 1}},
+        options={"config": {"hands": 1, "players": 2}},
+        # nobody can lay 30: three draws empty the pool, then both pass and the hand ends
+        deal={
+            "racks": ["1R 2A 3N 5O", "1A 2N 4O 6R"],
+            "pool": "7R 8A 9N",
+            "config": {"hands": 1},
+        },
         move=rummy_move,
         drawn=rummy_drawn,
         felt="#players",
@@ -403,6 +420,8 @@ def test_spectators_see_the_whole_table_to_the_end(
         host, f"{server_url}/api/salas", {"game": key, "options": game.options, "name": HOST}
     )
     link = server_url + room["url"]
+    if game.deal is not None:
+        deal_room(host, server_url, room["code"], game.deal)
     host.goto(link)
     room_state(host, "room.seats[0].connected")  # (the host's socket is open)
     players = [host]

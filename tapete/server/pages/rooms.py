@@ -140,6 +140,29 @@ class RoomPages:
             {"code": found.code, "url": f"/sala/{found.code}", "seat": found.seat_of(guest)}
         )
 
+    async def deal(self, request: Request) -> Response:
+        """The test API (``--test-api``, else 404): the host sets the position every later
+        game of the room is dealt from (``{"position": …}``, as a practice game's), for
+        browser tests that play a room's games to their end."""
+        lang = lang_of(request)
+        room = await self.hall.live.read_room(request.path_params["code"])
+        if not self.hall.settings.test_api or room is None or not room.is_host(guest_of(request)):
+            return JSONResponse(refusal("room_not_found", lang), status_code=404)
+        try:
+            body = await read_object(request, self.hall.limits.json_depth)
+        except ValueError:
+            return JSONResponse(refusal("bad_json", lang), status_code=400)
+        position = body.get("position")
+        try:
+            if not isinstance(position, dict):
+                raise IllegalMove("bad_config", field="position")
+            self.hall.live.tables.deal_for_room(room.record, position)
+        except IllegalMove as exc:
+            error = refusal(exc.code, lang, **exc.params)
+            error["message"] = room.spec.describe(exc, lang)
+            return JSONResponse(error, status_code=400)
+        return Response(status_code=204)
+
     # pages
 
     async def page(self, request: Request) -> Response:
