@@ -11,7 +11,7 @@ BENCHENV ?= .benchenv
 # (bench/RESULTS.md, «The test suite's time, again»).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run check test lint system-deps compiled bench bench-peers clean
+.PHONY: run check test screenshots lint system-deps compiled bench bench-peers clean
 
 # (the install compiles One Card's rules, setup.py says how; an edit of them is compiled
 # again before the next run or test: until then the source runs, tapete/compiled.py)
@@ -121,6 +121,11 @@ test: system-deps $(VENV)/.dev compiled node_modules/.installed
 	echo "== the lint: exit $$lint; the rest: exit $$rest; at stock settings: exit $$stock;" \
 	  "the browser tests: exit $$e2e =="; \
 	[ $$lint -eq 0 ] && [ $$rest -eq 0 ] && [ $$stock -eq 0 ] && [ $$e2e -eq 0 ]
+
+# The browser tests saving what they saw, to look at: artifacts/screenshots/*.png (make test
+# audits the same states and saves no picture)
+screenshots: system-deps $(VENV)/.dev compiled
+	TAPETE_SCREENSHOTS=1 $(PY) -m pytest -W error -q -n 2 tests/e2e
 
 bench: $(VENV)/.compiled
 	$(PY) bench/guerra.py

@@ -6,14 +6,19 @@ Imported by the test modules (``tests/e2e`` is put on ``sys.path`` by its confte
 from __future__ import annotations
 
 import json
+import os
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT = 10_000  # ms, for expect() and waits on a table
+SCREENSHOTS = os.environ.get("TAPETE_SCREENSHOTS") == "1"
+"""Whether :func:`shot` saves its PNGs (``make screenshots``, or ``TAPETE_SCREENSHOTS=1``):
+a person looks at them, no test reads them, and `make test` spares their ~20 CPU seconds
+(0.05–0.16 CPU s each: bench/RESULTS.md)."""
 PHONE = {"width": 390, "height": 844}
 
 
@@ -84,12 +89,21 @@ def looks(page: Page, selector: str, *properties: str) -> list[dict[str, str]]:
 
 
 def shot(page: Page, path: Path, *, full: bool = False) -> None:
-    """A screenshot of a state the test reached, which must also pass the accessibility
-    audit (:func:`accessible`): every state worth looking at is worth auditing. Taken once
-    the page is :func:`still`."""
+    """A screenshot of a state the test reached (saved with :data:`SCREENSHOTS`), which
+    must also pass the accessibility audit (:func:`accessible`): every state worth looking
+    at is worth auditing. Taken once the page is :func:`still`."""
     still(page)
-    page.screenshot(path=str(path), full_page=full, animations="disabled")
+    if SCREENSHOTS:
+        page.screenshot(path=str(path), full_page=full, animations="disabled")
     accessible(page, path.stem)
+
+
+def part_shot(part: Locator, path: Path) -> None:
+    """A screenshot of one part of a page (saved with :data:`SCREENSHOTS`), once the page
+    is :func:`still`."""
+    still(part.page)
+    if SCREENSHOTS:
+        part.screenshot(path=str(path))
 
 
 AXE_SCRIPT = (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")

@@ -224,7 +224,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, mail: Inbox) -> Iterato
 
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
-    """Where tests save PNGs: artifacts/screenshots/ under the repo root (gitignored)."""
+    """Where tests save PNGs: artifacts/screenshots/ under the repo root (gitignored), with
+    ``TAPETE_SCREENSHOTS=1`` (``make screenshots``; browser.SCREENSHOTS)."""
     path = REPO / "artifacts" / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path

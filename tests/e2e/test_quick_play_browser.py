@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, TIMEOUT, accessible, no_horizontal_scroll, shot, still
+from browser import PHONE, TIMEOUT, accessible, no_horizontal_scroll, part_shot, shot, still
 from playwright.sync_api import Page, expect
 from servers import serve
 
@@ -353,7 +353,7 @@ def test_a_chosen_public_name_is_the_one_strangers_see(
         expect(page.locator("#public-now")).to_have_text("Lince Leal")
         still(page)
         accessible(page, "the profile's public name")
-        page.locator("#public-form").screenshot(path=str(screenshots / "public-name-390.png"))
+        part_shot(page.locator("#public-form"), screenshots / "public-name-390.png")
         page.goto(f"{quick_url}/onecard")
         press(page, "2")
         expect(page).to_have_url(TABLE, timeout=(WAIT + 10) * 1000)
@@ -410,6 +410,6 @@ def test_one_who_left_two_games_is_told_how_long_to_wait_in_plain_words(
         expect(page.locator("#quick-form")).to_be_visible()  # nothing changed: no wait began
         still(page)
         accessible(page, "the leaving penalty")
-        page.locator("#quick").screenshot(path=str(screenshots / "quick-penalty-390.png"))
+        part_shot(page.locator("#quick"), screenshots / "quick-penalty-390.png")
     finally:
         made.close()
