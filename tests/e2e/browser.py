@@ -37,10 +37,12 @@ def version(page: Page) -> int:
 UNSTILL = """() => {
   if (document.readyState !== "complete") return "loading";
   // a finite CSS animation or transition under way (an infinite one never ends, nor does
-  // the turn clock's bar, which moves every quarter second while the clock runs: ignored)
+  // the turn clock's bar, which moves every quarter second while the clock runs, nor is the
+  // glow of a button waiting for a press, a few pulses before it stays lit: ignored)
   const moving = document.getAnimations().filter((a) =>
     (a.pending || a.playState === "running")
     && a.effect?.getTiming().iterations !== Infinity
+    && a.animationName !== "pulse"
     && !a.effect?.target?.closest?.(".turnclock"));
   if (moving.length) {
     return "moving: " + moving.map((a) => `${a.animationName || a.transitionProperty

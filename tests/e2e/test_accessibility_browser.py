@@ -99,9 +99,10 @@ def test_reduced_motion_stops_the_flips_and_pulses(
 def test_the_glow_of_a_button_waiting_for_a_press_moves_only_its_opacity(
     page: Page, server_url: str
 ) -> None:
-    """«Dar la vuelta» glows for as long as it waits for the player. The glow changes only
-    its opacity, which the compositor animates on its own: a glow that changed the button's
-    shadow painted the page again at every frame (a quarter of a CPU core, without a GPU)."""
+    """«Dar la vuelta» glows for as long as it waits for the player: three pulses, then it
+    stays lit (a pulse for ever cost a tenth of a CPU core, without a GPU). The glow changes
+    only its opacity, which the compositor animates on its own: a glow that changed the
+    button's shadow painted the page again at every frame (a quarter of a core)."""
     page.goto(server_url + "/guerra")
     page.get_by_role("button", name="Empezar partida").click()
     page.locator("#turn").wait_for()
@@ -110,7 +111,7 @@ def test_the_glow_of_a_button_waiting_for_a_press_moves_only_its_opacity(
     )
     changed = page.evaluate(
         """() => document.getAnimations().filter((a) => a.playState === "running"
-             && a.effect.getTiming().iterations === Infinity)
+             && (a.effect.getTiming().iterations === Infinity || a.animationName === "pulse"))
            .map((a) => [a.effect.target.id, a.effect.pseudoElement,
                         ...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k)))])"""
     )
@@ -125,3 +126,22 @@ def test_the_glow_of_a_button_waiting_for_a_press_moves_only_its_opacity(
             "transform",
         }, (target, pseudo, properties)
     assert ["turn", "::after"] in [c[:2] for c in changed]
+    # three pulses, then lit for as long as it waits: the animation ends at full glow
+    glow = page.evaluate(
+        """() => { const a = document.getAnimations().find((a) => a.animationName === "pulse");
+             const t = a.effect.getTiming();
+             return [t.iterations, t.fill, getComputedStyle(a.effect.target, "::after").opacity]; }"""
+    )
+    assert glow[:2] == [3.5, "forwards"], glow
+    page.evaluate(
+        """() => document.getAnimations().filter((a) => a.animationName === "pulse")
+             .forEach((a) => a.finish())"""
+    )
+    lit = page.evaluate(
+        '() => getComputedStyle(document.getElementById("turn"), "::after").opacity'
+    )
+    assert lit == "1", lit
+    assert not page.evaluate(
+        "() => document.getAnimations().some((a) => a.playState === 'running'"
+        " && a.animationName === 'pulse')"
+    )
