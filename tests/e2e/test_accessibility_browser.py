@@ -130,9 +130,9 @@ def test_the_glow_of_a_button_waiting_for_a_press_moves_only_its_opacity(
     glow = page.evaluate(
         """() => { const a = document.getAnimations().find((a) => a.animationName === "pulse");
              const t = a.effect.getTiming();
-             return [t.iterations, t.fill, getComputedStyle(a.effect.target, "::after").opacity]; }"""
+             return [t.iterations, t.fill]; }"""
     )
-    assert glow[:2] == [3.5, "forwards"], glow
+    assert glow == [3.5, "forwards"], glow
     page.evaluate(
         """() => document.getAnimations().filter((a) => a.animationName === "pulse")
              .forEach((a) => a.finish())"""
