@@ -78,11 +78,17 @@ lint: $(VENV)/.dev node_modules/.installed
 	$(VENV)/bin/tapete catalogs check
 	node_modules/.bin/eslint --max-warnings 0 tapete/server/static/js/
 
-# The developer's loop, after every change (under a minute here): the lint, and every test
+# The developer's loop, after every change (under a minute here): the lint beside every test
 # that starts no process (no browser, no PostgreSQL, Redis or Caddy, no tapete serve) and is
-# not a long playout — tests/conftest.py marks them «processes» and «slow».
-check: $(VENV)/.dev $(VENV)/.compiled node_modules/.installed lint
-	$(PY) -m pytest -W error -q -n 2 --ignore=tests/e2e -m "not processes and not slow"
+# not a long playout — tests/conftest.py marks them «processes» and «slow»; the lint's report
+# follows the tests'.
+check: $(VENV)/.dev $(VENV)/.compiled node_modules/.installed
+	@lintlog=$$(mktemp); \
+	$(MAKE) -s lint >"$$lintlog" 2>&1 & linting=$$!; \
+	$(PY) -m pytest -W error -q -n 2 --ignore=tests/e2e -m "not processes and not slow"; tests=$$?; \
+	wait $$linting; lint=$$?; \
+	echo "== the lint (make lint): exit $$lint =="; cat "$$lintlog"; rm -f "$$lintlog"; \
+	[ $$lint -eq 0 ] && [ $$tests -eq 0 ]
 
 # The room, table and socket tests once more with the three speed-ups at stock: the stock
 # websockets server, Python's own collector, SQLite's moves written on a thread of their own
