@@ -87,10 +87,10 @@ class Tables:
         self.idle_seconds = idle_seconds
         self._tables: dict[str, Table] = {}
         self._touched: dict[str, float] = {}
+        """When each table was last asked for (loop time)."""
         self._room_deals: dict[str, dict[str, Any]] = {}
         """The test API's positions for private rooms' games, by room id
         (:meth:`deal_for_room`)."""
-        """When each table was last asked for (loop time)."""
         self._lock = asyncio.Lock()
 
     def get(self, game_id: str) -> Table | None:

@@ -145,8 +145,10 @@ class RoomPages:
         game of the room is dealt from (``{"position": …}``, as a practice game's), for
         browser tests that play a room's games to their end."""
         lang = lang_of(request)
+        if not self.hall.settings.test_api:  # (no room is looked up: nothing to learn here)
+            return JSONResponse(refusal("room_not_found", lang), status_code=404)
         room = await self.hall.live.read_room(request.path_params["code"])
-        if not self.hall.settings.test_api or room is None or not room.is_host(guest_of(request)):
+        if room is None or not room.is_host(guest_of(request)):
             return JSONResponse(refusal("room_not_found", lang), status_code=404)
         try:
             body = await read_object(request, self.hall.limits.json_depth)
