@@ -93,16 +93,15 @@ check: $(VENV)/.dev $(VENV)/.compiled node_modules/.installed
 # The room, table and socket tests once more with the three speed-ups at stock: the stock
 # websockets server, Python's own collector, SQLite's moves written on a thread of their own
 # (docs/architecture.md, «Stock settings»). Their servers read the same settings from the
-# environment as tapete serve's flags. Of the several processes' tests, the two whose frames
-# go from process to process (the others are about a process or Redis that dies: leases,
-# not sockets; 13 CPU s more).
+# environment as tapete serve's flags: the rooms' and the sockets' tests, the writes that must
+# be durable before they are shown (a full disk too), a crash, and of the several processes'
+# tests the two whose frames go from process to process (the others are about a process or
+# Redis that dies: leases, not sockets; 13 CPU s more).
 STOCK := TAPETE_WS=websockets TAPETE_GC_POLICY=off TAPETE_SQLITE_WRITER=thread
 CLUSTER := tests/cluster/test_processes.py
 STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_limits.py \
 	tests/server/test_stale_socket.py tests/server/test_bad_frames.py tests/server/test_crash.py \
-	tests/server/test_rooms_api.py tests/server/test_room_codes.py \
-	tests/server/test_room_between_games.py tests/server/test_durable_views.py \
-	tests/server/test_full_disk.py \
+	tests/server/test_durable_views.py tests/server/test_full_disk.py \
 	$(CLUSTER)::test_a_game_is_played_through_another_process_than_its_owner \
 	$(CLUSTER)::test_a_private_room_across_processes_by_its_code
 

@@ -1,6 +1,6 @@
 """One Card: seeded random playouts through the public protocol, checking invariants.
 
-Thousands of 2-, 3- and 4-player games, half of them with random house rules. The mover is
+A thousand 2-, 3- and 4-player games, half of them with random house rules. The mover is
 usually the seat to play, sometimes any seat of ``actors`` (so calls and catches happen),
 sometimes the room's clocks (``Timeout``, ``CloseWindow``). After every move:
 
@@ -32,7 +32,7 @@ from tapete.games import onecard
 from tapete.games.onecard import Call, Catch, CloseWindow, Draw, Play, Timeout
 from tapete.games.protocol import Event, IllegalMove
 
-GAMES = 2000
+GAMES = 1000
 FULL_CHECK_EVERY = 20
 """One game in this many gets the view checks after every move; the others every
 ``SAMPLE`` moves."""
@@ -315,7 +315,7 @@ def play_game(index: int) -> dict[str, Any]:
 @pytest.mark.slow  # (long random playouts)
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_playouts(chunk: int) -> None:
-    """Thousands of seeded games; every invariant after every move; every game ends."""
+    """A thousand seeded games; every invariant after every move; every game ends."""
     games = [play_game(i) for i in range(chunk, GAMES, 4)]
     assert {g["players"] for g in games} == {2, 3, 4}
     # the sample exercises what it is meant to

@@ -1,6 +1,6 @@
 """El Peaje: seeded random playouts through the public protocol, checking invariants.
 
-Thousands of games over every variant (solitario, dos jugadores, turnos rápidos,
+A thousand games over every variant (solitario, dos jugadores, turnos rápidos,
 cooperativo, La patata) and every difficulty, with random player counts. Most games choose
 each move at random among ``legal_moves``; some always answer right and some always wrong
 (peeking at the next card), so the sample holds every way a game ends: the route completed,
@@ -42,7 +42,7 @@ import pytest
 from tapete.cards import full_deck
 from tapete.games import peaje
 
-GAMES = 2000
+GAMES = 1000
 FULL_CHECK_EVERY = 41
 SAMPLE = 16
 CARDS_EVERY = 3
