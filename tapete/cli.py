@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 DEFAULT_DB = "tapete.db"
@@ -282,6 +283,44 @@ def cmd_logros(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the live hall's SQLite file (it goes on meanwhile)."""
+    from tapete.store.backup import NotAHall, NotSQLite, backup
+
+    try:
+        games = backup(database_url(args.db), Path(args.file))
+    except NotSQLite:
+        print(PG_TOOLS, file=sys.stderr)
+        return 2
+    except NotAHall as exc:
+        print(f"no hay sala que copiar: {exc}", file=sys.stderr)
+        return 1
+    print(f"copia hecha en {args.file}: {games} partidas")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """The hall's SQLite file brought back from a copy (the hall stopped)."""
+    from tapete.store.backup import NotAHall, NotSQLite, restore
+
+    try:
+        games = restore(Path(args.file), database_url(args.db))
+    except NotSQLite:
+        print(PG_TOOLS, file=sys.stderr)
+        return 2
+    except NotAHall as exc:
+        print(f"no es una copia de Tapete: {exc}", file=sys.stderr)
+        return 1
+    print(f"sala recuperada de {args.file}: {games} partidas")
+    return 0
+
+
+PG_TOOLS = (
+    "la sala está en PostgreSQL: copia con pg_dump -Fc y recupera con pg_restore"
+    " (README, «Backups»)"
+)
+
+
 def cmd_moderation(args: argparse.Namespace) -> int:
     """What players reported, and what an operator does with it: ban (bots only from then
     on), unban, dismiss a report."""
@@ -458,6 +497,16 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("action", choices=["recount"])
     g.add_argument("--db")
     g.set_defaults(func=cmd_logros)
+
+    b = sub.add_parser("backup", help="copia coherente de la sala SQLite, sin pararla")
+    b.add_argument("file", help="el fichero de la copia")
+    b.add_argument("--db")
+    b.set_defaults(func=cmd_backup)
+
+    b = sub.add_parser("restore", help="recupera la sala SQLite de una copia (con la sala parada)")
+    b.add_argument("file", help="el fichero de la copia")
+    b.add_argument("--db")
+    b.set_defaults(func=cmd_restore)
 
     o = sub.add_parser("moderation", help="denuncias de jugadores: ver, expulsar, readmitir")
     o.add_argument("action", choices=["reports", "ban", "unban", "dismiss"])
