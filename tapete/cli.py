@@ -284,34 +284,22 @@ def cmd_logros(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    """A consistent copy of the live hall's SQLite file (it goes on meanwhile)."""
-    from tapete.store.backup import NotAHall, NotSQLite, backup
+    """A consistent copy of the live hall's SQLite file (it goes on meanwhile), or the hall
+    brought back from one (``restore``, the hall stopped)."""
+    from tapete.store.backup import NotAHall, NotSQLite, backup, restore
 
+    url, file = database_url(args.db), Path(args.file)
     try:
-        games = backup(database_url(args.db), Path(args.file))
+        if args.command == "backup":
+            print(f"copia hecha en {file}: {backup(url, file)} partidas")
+        else:
+            print(f"sala recuperada de {file}: {restore(file, url)} partidas")
     except NotSQLite:
         print(PG_TOOLS, file=sys.stderr)
         return 2
     except NotAHall as exc:
-        print(f"no hay sala que copiar: {exc}", file=sys.stderr)
+        print(f"no hay copia ni sala que sirva: {exc}", file=sys.stderr)
         return 1
-    print(f"copia hecha en {args.file}: {games} partidas")
-    return 0
-
-
-def cmd_restore(args: argparse.Namespace) -> int:
-    """The hall's SQLite file brought back from a copy (the hall stopped)."""
-    from tapete.store.backup import NotAHall, NotSQLite, restore
-
-    try:
-        games = restore(Path(args.file), database_url(args.db))
-    except NotSQLite:
-        print(PG_TOOLS, file=sys.stderr)
-        return 2
-    except NotAHall as exc:
-        print(f"no es una copia de Tapete: {exc}", file=sys.stderr)
-        return 1
-    print(f"sala recuperada de {args.file}: {games} partidas")
     return 0
 
 
@@ -501,12 +489,12 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("backup", help="copia coherente de la sala SQLite, sin pararla")
     b.add_argument("file", help="el fichero de la copia")
     b.add_argument("--db")
-    b.set_defaults(func=cmd_backup)
+    b.set_defaults(func=cmd_backup, command="backup")
 
     b = sub.add_parser("restore", help="recupera la sala SQLite de una copia (con la sala parada)")
     b.add_argument("file", help="el fichero de la copia")
     b.add_argument("--db")
-    b.set_defaults(func=cmd_restore)
+    b.set_defaults(func=cmd_backup, command="restore")
 
     o = sub.add_parser("moderation", help="denuncias de jugadores: ver, expulsar, readmitir")
     o.add_argument("action", choices=["reports", "ban", "unban", "dismiss"])
