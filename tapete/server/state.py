@@ -30,7 +30,7 @@ from tapete.server.edge.limits import Limits
 from tapete.server.ops.gcpolicy import GcPolicy
 from tapete.store import Store, migrate
 from tapete.store.health import cannot_write, probe
-from tapete.throttle import Throttle
+from tapete.throttle import Counts
 
 SWITCH_INTERVAL = 0.0005
 """Seconds the event loop's thread keeps the GIL when another thread asks for it (Python's
@@ -66,22 +66,26 @@ class WrongCodes:
     """Wrong room codes, counted per guest and per network address however they arrive (the
     HTTP join, a room's page, the «Unirse con código» form, the socket's ``enter``): past
     either limit every lookup by code from them is refused before the room is looked up, so
-    codes cannot be walked. In memory, per process (docs/security.md)."""
+    codes cannot be walked. Counted by the whole hall (:class:`~tapete.throttle.Counts`:
+    every process together when there is Redis; docs/security.md)."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.by_guest = Throttle(limits.wrong_codes_per_guest, WRONG_CODES_WINDOW)
-        self.by_address = Throttle(limits.wrong_codes_per_address, WRONG_CODES_WINDOW)
+    def __init__(self, limits: Limits, counts: Counts) -> None:
+        window = WRONG_CODES_WINDOW
+        self.by_guest = counts.throttle("wrong_codes_guest", limits.wrong_codes_per_guest, window)
+        self.by_address = counts.throttle(
+            "wrong_codes_address", limits.wrong_codes_per_address, window
+        )
 
-    def throttled(self, guest: str | None, address: str) -> bool:
+    async def throttled(self, guest: str | None, address: str) -> bool:
         """Whether this guest or address may look a room up by code now (checked first)."""
-        guest_over = guest is not None and self.by_guest.blocked(guest)
-        return guest_over or self.by_address.blocked(address)
+        guest_over = guest is not None and await self.by_guest.blocked(guest)
+        return guest_over or await self.by_address.blocked(address)
 
-    def wrong(self, guest: str | None, address: str) -> None:
+    async def wrong(self, guest: str | None, address: str) -> None:
         """Count a code that found no room (a socket without a guest: its address alone)."""
         if guest is not None:
-            self.by_guest.hit(guest)
-        self.by_address.hit(address)
+            await self.by_guest.hit(guest)
+        await self.by_address.hit(address)
 
 
 class Stopping:
@@ -206,12 +210,18 @@ class Hall:
         self.limits = limits or Limits()
         self.shutdown_seconds = SHUTDOWN_SECONDS
         """How long a stop waits for the hall's parts to end (``--shutdown-seconds``)."""
-        self.made_by_guest = Throttle(self.limits.games_per_minute_guest, 60.0)
-        self.made_by_address = Throttle(self.limits.games_per_minute_address, 60.0)
-        self.wrong_codes = WrongCodes(self.limits)
+        self.counts = Counts()
+        """The hall's throttles: this process's own, or every process's with Redis."""
+        self.made_by_guest = self.counts.throttle(
+            "games_guest", self.limits.games_per_minute_guest, 60.0
+        )
+        self.made_by_address = self.counts.throttle(
+            "games_address", self.limits.games_per_minute_address, 60.0
+        )
+        self.wrong_codes = WrongCodes(self.limits, self.counts)
+        """Room codes that found no room, by guest and address (the page and the socket)."""
         self.writes = WriteHealth()
         """Whether the database writes (``/salud``: 503 while it does not)."""
-        """Room codes that found no room, by guest and address (the page and the socket)."""
         self.settings = replace(
             settings,
             hint_threads=self.limits.hint_threads,
@@ -250,6 +260,7 @@ class Hall:
         if self.node is not None:
             assert cluster is not None, "several processes need the sockets' router"
             await self.node.start(cluster(self.node))
+            self.counts.share(self.node.redis.connection_pool)
             log.info("node %s of a hall on redis", self.node.me)
         board = RedisBoard(self.node.redis) if self.node is not None else None
         self._matchmaker = Matchmaker(
@@ -308,14 +319,15 @@ class Hall:
             self.gc_policy.start()
             sys.setswitchinterval(SWITCH_INTERVAL)
 
-    def may_create(self, request: Request | WebSocket) -> bool:
+    async def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made
-        too many in the last minute (nothing is made then)."""
+        too many in the last minute (nothing is made then). Counted by the whole hall."""
         guest, address = guest_of(request) or "?", address_of(request)
-        if self.made_by_guest.blocked(guest) or self.made_by_address.blocked(address):
+        by_guest, by_address = self.made_by_guest, self.made_by_address
+        if await by_guest.blocked(guest) or await by_address.blocked(address):
             return False
-        self.made_by_guest.hit(guest)
-        self.made_by_address.hit(address)
+        await by_guest.hit(guest)
+        await by_address.hit(address)
         return True
 
     async def stop(self, stopping: Stopping | None = None) -> None:

@@ -56,7 +56,6 @@ from tapete.server.pages.games import Pages
 from tapete.server.pages.render import lang_of
 from tapete.server.state import Hall, address_of, guest_of
 from tapete.store.accounts import Account, Accounts, Checked
-from tapete.throttle import Throttle
 
 log = logging.getLogger(__name__)
 
@@ -210,8 +209,11 @@ class AccountApi:
     def __init__(self, hall: Hall, pages: Pages) -> None:
         self.hall = hall
         self.pages = pages
-        self.by_guest = Throttle(hall.limits.mail_codes_per_guest, CLIENT_WINDOW)
-        self.by_address = Throttle(hall.limits.mail_codes_per_address, CLIENT_WINDOW)
+        limits, counts = hall.limits, hall.counts
+        self.by_guest = counts.throttle("mail_guest", limits.mail_codes_per_guest, CLIENT_WINDOW)
+        self.by_address = counts.throttle(
+            "mail_address", limits.mail_codes_per_address, CLIENT_WINDOW
+        )
         self._sending: set[asyncio.Task[None]] = set()
         self.now = now_utc
         """The clock (tests move it)."""
@@ -361,12 +363,12 @@ class AccountApi:
 
     # e-mail codes
 
-    def _client_blocked(self, request: Request) -> bool:
+    async def _client_blocked(self, request: Request) -> bool:
         guest, address = guest_of(request) or "?", address_of(request)
-        if self.by_guest.blocked(guest) or self.by_address.blocked(address):
+        if await self.by_guest.blocked(guest) or await self.by_address.blocked(address):
             return True
-        self.by_guest.hit(guest)
-        self.by_address.hit(address)
+        await self.by_guest.hit(guest)
+        await self.by_address.hit(address)
         return False
 
     async def _issue(
@@ -382,7 +384,7 @@ class AccountApi:
         requester = guest_of(request)
         cap = self.hall.limits.mail_codes_per_email
         allowed = await self.accounts.may_send(email, purpose, requester, now, cap)
-        if not allowed or self._client_blocked(request):
+        if not allowed or await self._client_blocked(request):
             return refusal("too_many_mails", lang, 429)
         code = new_code()
         digest = code_digest(self.secret, purpose, email, code)

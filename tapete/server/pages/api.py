@@ -37,7 +37,7 @@ class Api:
                 extra["seed"] = body["seed"]
             if isinstance(body.get("position"), dict):
                 extra["position"] = body["position"]
-        if not self.hall.may_create(request):
+        if not await self.hall.may_create(request):
             return JSONResponse(error("too_many_games", lang), status_code=429)
         try:
             table = await self.hall.live.tables.create(

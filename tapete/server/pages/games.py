@@ -268,7 +268,7 @@ class Pages:
             device, level = [str(n) for n in form.getlist("name")], None
         if found.bots is None:
             level = None
-        if not self.hall.may_create(request):
+        if not await self.hall.may_create(request):
             words = describe("too_many_games", lang_of(request))
             return self.setup_error(request, found, words, 429)
         try:
@@ -288,7 +288,7 @@ class Pages:
         guest = guest_of(request)
         if found is None or guest is None or found.game.guided is None:
             return self.not_found(request)
-        if not self.hall.may_create(request):
+        if not await self.hall.may_create(request):
             words = describe("too_many_games", lang_of(request))
             return self.setup_error(request, found, words, 429)
         table = await self.hall.live.tables.create(found.key, {}, guest, guided=True)
@@ -392,7 +392,7 @@ class Pages:
         device = None  # (on one device: the same people, by the same names)
         if table.device is not None:
             device = [str(s.get("name") or "") for s in table.record.seats]
-        if not self.hall.may_create(request):
+        if not await self.hall.may_create(request):
             words = describe("too_many_games", lang_of(request))
             return self.setup_error(request, table.entry, words, 429)
         new = await self.hall.live.tables.create(

@@ -74,11 +74,11 @@ class RoomPages:
     async def find(self, request: Request, code: object) -> PrivateRoom | str:
         """The room with ``code``, or why not (``throttled``, ``room_not_found``)."""
         guest, address = guest_of(request), address_of(request)
-        if self.hall.wrong_codes.throttled(guest, address):
+        if await self.hall.wrong_codes.throttled(guest, address):
             return "throttled"
         room = await self.hall.live.read_room(code)
         if room is None:
-            self.hall.wrong_codes.wrong(guest, address)
+            await self.hall.wrong_codes.wrong(guest, address)
             return "room_not_found"
         return room
 
@@ -96,7 +96,7 @@ class RoomPages:
         if found is None:
             return JSONResponse(refusal("not_your_game", lang), status_code=404)
         name = clean_name(body.get("name")) or await self.hall.store_name(guest)
-        if not self.hall.may_create(request):
+        if not await self.hall.may_create(request):
             return JSONResponse(refusal("too_many_games", lang), status_code=429)
         try:
             room = await self.hall.live.rooms.create(
@@ -252,7 +252,7 @@ class RoomPages:
             options["rated"] = form.get("rated") == "1"
         lang = lang_of(request)
         name = await self.hall.store_name(guest) or text("tapete", lang, HOST_NAME)
-        if not self.hall.may_create(request):
+        if not await self.hall.may_create(request):
             words = refusal("too_many_games", lang)["message"]
             return self.pages.setup_error(request, found, words, 429)
         try:

@@ -186,7 +186,7 @@ class Router:
         codes count in the hall's one throttle, the HTTP join's too (a connection relayed
         here was counted by its own process)."""
         codes = self.hall.wrong_codes if conn.relayed is None else None
-        if codes is not None and codes.throttled(conn.guest, conn.address):
+        if codes is not None and await codes.throttled(conn.guest, conn.address):
             return room_error("throttled", conn.lang)
         found = await self.hall.live.find_room(message.room)
         if isinstance(found, Elsewhere):
@@ -194,7 +194,7 @@ class Router:
             return None
         if found is None:
             if codes is not None:
-                codes.wrong(conn.guest, conn.address)
+                await codes.wrong(conn.guest, conn.address)
             return room_error("room_not_found", conn.lang)
         room: PrivateRoom = found
         conn.leave("room")
