@@ -77,6 +77,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings,
         limits,
         gc_policy=args.gc_policy == "on",
+        watch_load=True,
         redis_url=redis_url,
         mailer=mail,
         shutdown_seconds=args.shutdown_seconds,

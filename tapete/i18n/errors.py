@@ -41,6 +41,7 @@ COMMON: Final = {
     "hand_over": N_("Antes, pasa el móvil a {player}: que toque «Soy {player}»."),
     "no_device": N_("Esta partida no se juega en un solo móvil."),
     "busy": N_("El servidor está ocupado; inténtalo de nuevo."),
+    "full": N_("Hay mucha gente jugando ahora mismo: vuelve en un momento."),
     "unavailable": N_("No podemos guardar nada ahora mismo: inténtalo de nuevo en un rato."),
     "no_hints": N_("Este juego no da pistas."),
     "no_hints_online": N_("En una partida con amigos no hay pistas."),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
@@ -30,6 +31,7 @@ from tapete.server.account.shop import Shop
 from tapete.server.account.strangers import Strangers
 from tapete.server.edge.limits import Limits
 from tapete.server.edge.origin import EdgeMiddleware
+from tapete.server.ops.load import RETRY_AFTER as FULL_RETRY_AFTER
 from tapete.server.ops.logs import RequestIds
 from tapete.server.ops.probes import Ops
 from tapete.server.pages.api import Api
@@ -46,7 +48,7 @@ from tapete.server.pages.replay import Replays
 from tapete.server.pages.rooms import RoomPages
 from tapete.server.socket import SocketFront, Sockets
 from tapete.server.socket.endpoint import Direct
-from tapete.server.state import Hall, Stopping
+from tapete.server.state import Full, Hall, Stopping
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,7 @@ def create_app(
     limits: Limits | None = None,
     *,
     gc_policy: bool = False,
+    watch_load: bool = False,
     redis_url: str | None = None,
     mailer: Mailer | None = None,
     shutdown_seconds: float | None = None,
@@ -72,7 +75,8 @@ def create_app(
     behaviour is given here (docs/architecture.md, «Stock settings»): ``gc_policy`` (the
     collector's policy), ``sqlite_writer`` (``loop`` or ``thread``), ``direct`` (the lean
     sockets' way to write a frame straight to the transport, :mod:`~tapete.server.socket.
-    wsimpl`; with it the socket also lets go of its handshake); ``ws``: the WebSocket
+    wsimpl`; with it the socket also lets go of its handshake); ``watch_load``: refuse
+    newcomers when the process is full (:mod:`~tapete.server.ops.load`); ``ws``: the WebSocket
     implementation's name, for the operator's ``/salud``."""
     hall = Hall(
         database_url,
@@ -82,6 +86,7 @@ def create_app(
         redis_url,
         mailer,
         sqlite_writer,
+        watch_load,
     )
     if shutdown_seconds is not None:
         hall.shutdown_seconds = shutdown_seconds
@@ -219,10 +224,33 @@ def create_app(
         page.headers.update(headers)
         return page
 
+    async def full(request: Request, exc: Exception) -> Response:
+        """This process is full: «hay mucha gente, vuelve en un momento», 503 with
+        ``Retry-After``, at once (nothing was read from the database, nothing made)."""
+        lang = lang_of(request)
+        words = describe("full", lang)
+        headers = {"retry-after": str(FULL_RETRY_AFTER)}
+        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
+            "accept", ""
+        ):
+            body = {"error": "full", "message": words}
+            return JSONResponse(body, status_code=503, headers=headers)
+        back = request.url.path if request.method == "GET" else "/"
+        referer = urlsplit(request.headers.get("referer", ""))
+        if referer.netloc == request.url.netloc and referer.path.startswith("/"):
+            back = referer.path  # (the page the form was on; never another site)
+        page = pages.render(request, "full.html", status=503, message=words, back=back)
+        page.headers.update(headers)
+        return page
+
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={Unreachable: unreachable, OperationalError: unavailable},
+        exception_handlers={
+            Unreachable: unreachable,
+            OperationalError: unavailable,
+            Full: full,
+        },
     )
     # outermost last: the edge refuses before a guest cookie is made
     app.add_middleware(GuestMiddleware, guests=lambda: hall.guests, limits=lambda: hall.limits)

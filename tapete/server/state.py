@@ -28,6 +28,7 @@ from tapete.rooms.quick_board import RedisBoard
 from tapete.server.account.guests import Guests
 from tapete.server.edge.limits import Limits
 from tapete.server.ops.gcpolicy import GcPolicy
+from tapete.server.ops.load import Load
 from tapete.store import Store, migrate
 from tapete.store.health import cannot_write, probe
 from tapete.throttle import Counts
@@ -86,6 +87,11 @@ class WrongCodes:
         if guest is not None:
             await self.by_guest.hit(guest)
         await self.by_address.hit(address)
+
+
+class Full(Exception):
+    """This process is full (:class:`~tapete.server.ops.load.Load`): nothing new is made
+    here now (the app answers 503 with ``Retry-After`` and «hay mucha gente»)."""
 
 
 class Stopping:
@@ -187,6 +193,7 @@ class Hall:
         redis_url: str | None = None,
         mailer: Mailer | None = None,
         sqlite_writer: str | None = None,
+        watch_load: bool = False,
     ) -> None:
         self.url = url
         self.mailer: Mailer = mailer or LogMailer()
@@ -208,6 +215,11 @@ class Hall:
         """The WebSocket implementation uvicorn was given (``tapete serve --ws``; "asgi": an
         app not served by ``tapete serve``, as in tests)."""
         self.limits = limits or Limits()
+        self.load = Load(self.limits.full_cpu if watch_load else 0.0)
+        """How busy this process is; full: nothing new is made (``tapete serve`` watches
+        it: ``watch_load``; a test's hall, whose process runs the tests too, does not)."""
+        self.watch_load = watch_load
+        self.loading: asyncio.Task[None] | None = None
         self.shutdown_seconds = SHUTDOWN_SECONDS
         """How long a stop waits for the hall's parts to end (``--shutdown-seconds``)."""
         self.counts = Counts()
@@ -277,6 +289,8 @@ class Hall:
         self.resuming = asyncio.create_task(self._resume(self._live), name="resume")
         if self.node is not None:  # (one process: every deletion goes through this one)
             self.revoking = asyncio.create_task(self._read_revoked(), name="revoked")
+        if self.watch_load:
+            self.loading = asyncio.create_task(self.load.run(), name="load")
 
     async def _read_revoked(self) -> None:
         """Several processes: read every few seconds the guests the others revoked."""
@@ -319,9 +333,18 @@ class Hall:
             self.gc_policy.start()
             sys.setswitchinterval(SWITCH_INTERVAL)
 
+    def admit(self) -> None:
+        """Whether this process takes someone new (a game, a room, a place in a queue):
+        :class:`Full` if it is full."""
+        if self.load.full:
+            self.load.refused += 1
+            raise Full()
+
     async def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made
-        too many in the last minute (nothing is made then). Counted by the whole hall."""
+        too many in the last minute (nothing is made then). Counted by the whole hall. A full
+        process refuses first (:class:`Full`), counting nothing."""
+        self.admit()
         guest, address = guest_of(request) or "?", address_of(request)
         by_guest, by_address = self.made_by_guest, self.made_by_address
         if await by_guest.blocked(guest) or await by_address.blocked(address):
@@ -338,6 +361,7 @@ class Hall:
         writer, its thread and the checkpointer's, the connections)."""
         stopping = stopping or Stopping(self.shutdown_seconds)
         await stopping.step("reading revoked guests", stopping.cancelled(self.revoking))
+        await stopping.step("watching the load", stopping.cancelled(self.loading))
         if self.gc_policy is not None:
             await stopping.step("the collector's policy", self.gc_policy.stop())
         await stopping.step("resuming games", stopping.cancelled(self.resuming))

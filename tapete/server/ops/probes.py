@@ -81,6 +81,26 @@ class Ops:
                     for key in REGISTRY
                 ],
             ),
+            "tapete_full": (
+                "Whether this process is full: new games, rooms and queue places refused.",
+                [],
+                [([], float(self.hall.load.full))],
+            ),
+            "tapete_cpu_share": (
+                "This process's CPU seconds per second over the last 2 s (every thread).",
+                [],
+                [([], self.hall.load.cpu_share)],
+            ),
+            "tapete_loop_lag_seconds": (
+                "How late the event loop's timers wake, on average over the last 2 s.",
+                [],
+                [([], self.hall.load.lag)],
+            ),
+            "tapete_arrivals_refused": (
+                "Newcomers refused because this process was full, so far.",
+                [],
+                [([], float(self.hall.load.refused))],
+            ),
             "tapete_bots_thinking": (
                 "Bot decisions in progress.",
                 [],
@@ -95,7 +115,9 @@ class Ops:
 
     async def health(self, request: Request) -> Response:
         """200 and what answers; 503 if the database does not, or cannot write (a full disk:
-        :class:`~tapete.server.state.WriteHealth`), and a balancer takes this process out.
+        :class:`~tapete.server.state.WriteHealth`), and a balancer takes this process out —
+        or if the process is full (``"full": true``, :mod:`~tapete.server.ops.load`): a
+        balancer sends new sessions elsewhere while the seated players' sockets stay.
         What answers, and how fast, only to an operator (:meth:`operator`): anyone else reads
         ``{"ok": …}`` alone."""
         checks: dict[str, Any] = {}
@@ -120,10 +142,19 @@ class Ops:
             ok = ok and up
             checks["redis"] = {"ok": up, "ms": round(1000 * (time.perf_counter() - t0))}
             checks["node"] = node.me
-        status = 200 if ok else 503
+        load = self.hall.load
+        full = load.full
+        status = 200 if ok and not full else 503
         if not self.operator(request):
-            return JSONResponse({"ok": ok}, status_code=status)
+            public = {"ok": ok, "full": True} if full else {"ok": ok}
+            return JSONResponse(public, status_code=status)
         tables = len(self.hall.live.tables.loaded()) if store is not None else 0
+        checks["load"] = {
+            "full": full,
+            "cpu": round(load.cpu_share, 3),
+            "full_cpu": load.full_cpu,
+            "lag_ms": round(1000 * load.lag, 1),
+        }
         body = {"ok": ok, "rooms": tables, **checks, "settings": self.settings()}
         return JSONResponse(body, status_code=status)
 

@@ -73,6 +73,7 @@ class QuickPlay:
         self.hall = hall
 
     async def join(self, request: Request) -> Response:
+        self.hall.admit()  # (full: 503 at once, queued nowhere)
         guest = guest_of(request)
         lang = lang_of(request)
         assert guest is not None
