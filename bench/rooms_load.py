@@ -26,6 +26,11 @@ searches (about 0.1 s of a core a decision, in the server's search processes: ``
 serve --search-workers``); their figures are printed apart, and the other columns are the
 other games' only — run it with and without, the same steps, to see what maestro's tables
 cost the rest. ``--idle``: nobody moves (the memory of an idle connected player).
+``--practice-share S``: the steps count players, S of them in practice games against three
+bots and the rest in rooms of four (1.0: practice alone); each practice player arrives by
+itself, and one a full server refuses (503) waits its ``Retry-After`` and asks again — the
+columns «seated», «arrivals refused» and how fast each refusal was answered say what a full
+server did.
 Results go in ``bench/RESULTS.md``; a timing is never a test.
 """
 
@@ -104,6 +109,10 @@ class Stats:
     errors: int = 0
     lags: list[float] = field(default_factory=list)
     """How late each player's think timer woke (the harness's own loop falling behind)."""
+    refused: list[float] = field(default_factory=list)
+    """How long each refused arrival waited for its 503 (a full server), in seconds."""
+    seated: int = 0
+    """Practice players at a table now (an arrival refused is not, until it is let in)."""
 
 
 @dataclass
@@ -315,9 +324,9 @@ async def player(
                         continue
                     if table.code is not None:
                         await ws.send(json.dumps({"type": "lobby", "action": "rematch"}))
-                    else:  # practice: another game
+                    else:  # practice: another game (a full server: wait, as told, and again)
                         assert table.practice is not None
-                        table.switch(await new_practice(base, cookie, table.practice))
+                        table.switch(await new_practice(base, cookie, table.practice, stats))
                         game, version = table.game_id, 0
                         await ws.send(json.dumps({"type": "join", "game": game}))
                     continue
@@ -375,20 +384,64 @@ AGAINST_MAESTRO: dict[str, Any] = {"config": {"players": 2}, "level": "maestro"}
 """A practice game of One Card heads-up against maestro."""
 
 
-async def new_practice(base: str, cookie: str, body: dict[str, Any]) -> str:
-    """A new practice game of One Card (``body``: its options) for the guest of ``cookie``."""
+async def new_practice(
+    base: str,
+    cookie: str,
+    body: dict[str, Any],
+    stats: Stats,
+    answered: asyncio.Future[None] | None = None,
+) -> str:
+    """A new practice game of One Card (``body``: its options) for the guest of ``cookie``;
+    refused by a full server (503), it waits the ``Retry-After`` it was told and asks again
+    (each refusal's answer time counted in ``stats``). ``answered``: set at the first answer,
+    yes or no."""
     async with httpx.AsyncClient(
         base_url=base, timeout=30, cookies={"tapete_guest": cookie}
     ) as client:
-        r = await client.post("/api/onecard/nueva", json=body)
-        return str(r.json()["id"])
+        while True:
+            t0 = time.perf_counter()
+            r = await client.post("/api/onecard/nueva", json=body)
+            if answered is not None and not answered.done():
+                answered.set_result(None)
+            if r.status_code != 503:
+                return str(r.json()["id"])
+            stats.refused.append(time.perf_counter() - t0)
+            stats.seated -= 1  # (between games: not at a table)
+            await asyncio.sleep(float(r.headers.get("retry-after", "5")))
+            stats.seated += 1
 
 
-async def make_practice(base: str, body: dict[str, Any]) -> tuple[Table, str]:
-    """A practice game of One Card: one guest against bots."""
+async def make_practice(
+    base: str, body: dict[str, Any], stats: Stats, answered: asyncio.Future[None] | None = None
+) -> tuple[Table, str]:
+    """A practice game of One Card: one guest against bots (let in when the server has room)."""
     [(client, cookie)] = await guests(base, 1)
     await client.aclose()
-    return Table(await new_practice(base, cookie, body), seats=1, practice=body), cookie
+    stats.seated += 1
+    try:
+        game = await new_practice(base, cookie, body, stats, answered)
+    except BaseException:
+        stats.seated -= 1
+        raise
+    return Table(game, seats=1, practice=body), cookie
+
+
+async def arrive(
+    bases: list[str],
+    n: int,
+    stats: Stats,
+    think: float | None,
+    stop: asyncio.Event,
+    tasks: list[asyncio.Task[None]],
+    answered: asyncio.Future[None],
+) -> None:
+    """The ``n``-th practice player arrives (made on one process, its socket on the next):
+    waits to be let in if refused, then plays."""
+    table, cookie = await make_practice(bases[n % len(bases)], AGAINST_THREE, stats, answered)
+    base = bases[(n + 1) % len(bases)]
+    tasks.append(
+        asyncio.create_task(player(base, ws_of(base), cookie, table, 0, stats, think, stop))
+    )  # fmt: skip
 
 
 async def harness(
@@ -403,9 +456,26 @@ async def harness(
     stats = Stats()
     searched = Stats()  # (the games against maestro: apart)
     rooms = games = duels = 0
+    arriving: list[asyncio.Task[None]] = []
     while True:
         command, arg = await loop.run_in_executor(None, pipe.recv)
         if command == "grow":
+            if isinstance(arg, tuple):  # (rooms, practice players): --practice-share
+                target_rooms, solo = arg
+                answers = []
+                while games < solo:  # each arrives by itself, let in or waiting
+                    answers.append(loop.create_future())
+                    arriving.append(
+                        asyncio.create_task(
+                            arrive(bases, games, stats, think, stop, tasks, answers[-1])
+                        )
+                    )
+                    games += 1
+                    if games % 16 == 0:
+                        await asyncio.sleep(0.05)  # (arrivals over the step, not all at once)
+                if answers:  # (every arrival let in or told to wait, before measuring)
+                    await asyncio.wait(answers, timeout=120)
+                arg = target_rooms
             while rooms < arg:
                 batch = range(rooms, min(arg, rooms + 8))  # (rooms made 8 at a time)
                 homes = [bases[i % len(bases)] for i in batch]
@@ -420,7 +490,9 @@ async def harness(
                         )
                 rooms += len(batch)
                 while games < int(rooms * practice):
-                    table, cookie = await make_practice(bases[games % len(bases)], AGAINST_THREE)
+                    table, cookie = await make_practice(
+                        bases[games % len(bases)], AGAINST_THREE, stats
+                    )
                     base = bases[(games + 1) % len(bases)]
                     tasks.append(
                         asyncio.create_task(
@@ -430,7 +502,7 @@ async def harness(
                     games += 1
                 while duels < int(rooms * maestro):
                     home = bases[duels % len(bases)]
-                    table, cookie = await make_practice(home, AGAINST_MAESTRO)
+                    table, cookie = await make_practice(home, AGAINST_MAESTRO, searched)
                     base = bases[(duels + 1) % len(bases)]
                     tasks.append(
                         asyncio.create_task(
@@ -443,6 +515,7 @@ async def harness(
             for st in (stats, searched):
                 st.latencies.clear()
                 st.lags.clear()
+                st.refused.clear()
                 st.moves = st.errors = 0
             pipe.send(None)
         elif command == "report":
@@ -450,11 +523,14 @@ async def harness(
                 (
                     list(stats.latencies), stats.moves, stats.errors, list(stats.lags),
                     list(searched.latencies), searched.moves, searched.errors,
+                    list(stats.refused), rooms * 4 + stats.seated,
                 )
             )  # fmt: skip
         else:
             stop.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            for waiting in arriving:
+                waiting.cancel()
+            await asyncio.gather(*arriving, *tasks, return_exceptions=True)
             pipe.send(None)
             return
 
@@ -598,6 +674,7 @@ def run(
     postgres: bool = False,
     synchronous: bool = True,
     maestro: float = 0.0,
+    practice_share: float | None = None,
 ) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
     services: list[Any] = []
@@ -632,6 +709,8 @@ def run(
             return [pipe.recv() for _, pipe in workers]
 
         mix = f", {practice:g} practice game(s) vs bots a room" if practice else ""
+        if practice_share is not None:
+            mix = f"; steps in players, {practice_share:g} of them in practice games vs 3 bots"
         if maestro:
             mix += f", {maestro:g} heads-up game(s) vs maestro a room (apart)"
         pace = "idle" if think is None else f"think {think} s"
@@ -646,12 +725,23 @@ def run(
             "| CPU ms/move | server p99 ms | p99 ms: move's wait for its commit / until its batch "
             "begins / a batch's commit "
             "| GC: longest pause ms ×runs, by generation | harness late p99 ms "
-            "| vs maestro: moves/s, p50 / p99 ms, errors |"
+            "| vs maestro: moves/s, p50 / p99 ms, errors "
+            "| seated | arrivals refused | refusal answered p99 / max ms |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        print(
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+        )
         for target in steps:
-            shares = [target // processes + (i < target % processes) for i in range(processes)]
-            players = sum(ask("grow", shares))
+
+            def split(n: int) -> list[int]:
+                return [n // processes + (i < n % processes) for i in range(processes)]
+
+            if practice_share is None:
+                players = sum(ask("grow", split(target)))
+            else:
+                rooms = round(target * (1 - practice_share) / 4)
+                solo = target - 4 * rooms
+                players = sum(ask("grow", list(zip(split(rooms), split(solo), strict=True))))
             time.sleep(min(3.0, seconds / 4))  # everyone joined and settled
             ask("reset", [None] * processes)
             h0 = histograms(bases)
@@ -691,6 +781,14 @@ def run(
             duel = sorted(x for r in reports for x in r[4]) or [0.0]
             duel_moves = sum(r[5] for r in reports)
             duel_errors = sum(r[6] for r in reports)
+            refused = sorted(x for r in reports for x in r[7])
+            seated = sum(r[8] for r in reports)
+            answered = (
+                f"{refused[min(len(refused) - 1, int(len(refused) * 0.99))] * 1000:.1f} / "
+                f"{refused[-1] * 1000:.1f}"
+                if refused
+                else "–"
+            )
             versus = (
                 f"{duel_moves / elapsed:.1f}, {statistics.median(duel) * 1000:.1f} / "
                 f"{duel[min(len(duel) - 1, int(len(duel) * 0.99))] * 1000:.1f}, {duel_errors}"
@@ -702,7 +800,8 @@ def run(
                 f"| {p99 * 1000:.1f} | {lat[-1] * 1000:.1f} | {errors} "
                 f"| {rss / 2**20:.0f} | {100 * (cpu1 - cpu0) / elapsed:.0f}% | {per_move} "
                 f"| ≤ {server_p99 * 1000:g} | ≤ {waits[0]:g} / ≤ {waits[1]:g} / ≤ {waits[2]:g} "
-                f"| {', '.join(pauses)} | {late * 1000:.1f} | {versus} |",
+                f"| {', '.join(pauses)} | {late * 1000:.1f} | {versus} "
+                f"| {seated} | {len(refused)} | {answered} |",
                 flush=True,
             )
         ask("stop", [None] * processes)
@@ -730,6 +829,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--idle", action="store_true", help="connect, never move")
     parser.add_argument("--practice", type=float, default=0.0, help="practice games a room")
+    parser.add_argument(
+        "--practice-share",
+        type=float,
+        default=None,
+        help="steps count players; this share of them play practice games vs 3 bots (1.0: all)",
+    )
     parser.add_argument(
         "--maestro", type=float, default=0.0, help="heads-up games against maestro a room"
     )
@@ -761,6 +866,7 @@ def main() -> None:
         args.postgres,
         not args.async_commit,
         args.maestro,
+        args.practice_share,
     )
 
 

@@ -61,7 +61,13 @@ class BotSpec:
     with the advice's ``params`` (named as the game's refusals are: ``GameSpec.params``)."""
     searching: frozenset[str] = frozenset()
     """Levels whose decisions search for a while (One Card's maestro): the rooms compute
-    them in their own processes (``Settings.search_workers``), the others in a thread."""
+    them in their own processes (``Settings.search_workers``), the others in a thread —
+    but for the ``instant`` ones."""
+    instant: frozenset[str] = frozenset()
+    """Levels whose every decision is a few tens of microseconds (a rule of thumb over the
+    seat's legal moves, no search: One Card's fácil and normal, La guerra's computer): the
+    room decides them on the event loop, at once — a thread's hop cost more than the
+    decision (bench/RESULTS.md, «Practice tables»)."""
     timed: Timed | None = None
     """``timed(view, level, seconds)``: a searching level's decision given the seconds it
     may think (``Settings.search_seconds``); None: ``choose``, with the level's own."""

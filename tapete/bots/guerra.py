@@ -25,5 +25,7 @@ def _decide(view: dict[str, Any], level: str) -> Decision | None:
     return (move, 0.0) if move is not None else None
 
 
-BOTS = BotSpec(choose=_decide, levels=(Level("normal", N_("Normal")),))
+BOTS = BotSpec(
+    choose=_decide, levels=(Level("normal", N_("Normal")),), instant=frozenset({"normal"})
+)
 """The computer: one level, no names (it is «Ordenador»)."""

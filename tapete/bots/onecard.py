@@ -1172,6 +1172,7 @@ BOTS: Final = BotSpec(
     ),
     names=("Ana", "Luis", "Marta"),
     searching=frozenset({MAESTRO}),
+    instant=frozenset({"facil", "normal"}),  # (difícil looks further: up to tens of ms)
     timed=choose,
     coach=coach,
     coach_words=COACH_WORDS,

@@ -11,9 +11,11 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from tapete.bots import Chooser
 from tapete.games.protocol import IllegalMove
 from tapete.metrics import BOT_SECONDS
 from tapete.rooms.inbox import BotTurn, Message, error
@@ -204,7 +206,15 @@ class BotDriver:
         level = self.level(seat)
         view = table.game.view(table.state, seat)
         self.pending[seat] = table.version
-        task = asyncio.create_task(self._decide(seat, view, level, table.version))
+        spec = table.entry.bots
+        assert spec is not None
+        if level in spec.instant:
+            self._decide_now(seat, view, level, table.version, spec.choose)
+            return
+        self._track(seat, asyncio.create_task(self._decide(seat, view, level, table.version)))
+
+    def _track(self, seat: int, task: asyncio.Task[None]) -> None:
+        """``task`` is the seat's decision in flight (:meth:`forget` cancels it)."""
         self.deciding[seat] = task
 
         def done(task: asyncio.Task[None]) -> None:
@@ -212,6 +222,35 @@ class BotDriver:
                 del self.deciding[seat]
 
         task.add_done_callback(done)
+
+    def _decide_now(
+        self, seat: int, view: Message, level: str, version: int, choose: Chooser
+    ) -> None:
+        """An instant level's decision (``BotSpec.instant``), on the loop: queued at once,
+        or after the delay the bot asks for."""
+        table = self.table
+        start = time.perf_counter()
+        try:
+            decision = choose(view, level)
+        except Exception:  # a bot must never stall its table: its first legal move is played
+            log.exception("table %s: bot decision failed for seat %d", table.id, seat)
+            table.queue.put_nowait(BotTurn(seat, version, None, failed=True))
+            return
+        took = time.perf_counter() - start
+        BOT_SECONDS.labels(table.record.kind, level).observe(took)
+        if decision is None:
+            table.queue.put_nowait(BotTurn(seat, version, None))
+            return
+        move, wanted = decision
+        delay = wanted * table.settings.bot_pace + table.settings.bot_delay - took
+        if delay > 0:
+            self._track(seat, asyncio.create_task(self._later(BotTurn(seat, version, move), delay)))
+        else:
+            table.queue.put_nowait(BotTurn(seat, version, move))
+
+    async def _later(self, turn: BotTurn, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.table.queue.put_nowait(turn)
 
     async def _decide(self, seat: int, view: Message, level: str, version: int) -> None:
         """A bot's decision, computed off the event loop (an expert's search must not hold

@@ -1,5 +1,7 @@
 """A bot decides off the event loop: a slow decision (an expert's search) must not hold up
-the loop that serves every room, and its move is still played when it comes."""
+the loop that serves every room, and its move is still played when it comes. An instant
+level (``BotSpec.instant``: a rule of thumb, tens of microseconds) is decided on the loop
+at once, its move queued without a thread's hop."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from .conftest import Chooser, patch_bots
 G0 = "a" * 24
 SEATS = [
     {"kind": "human", "guest": G0, "name": "Ana"},
-    {"kind": "bot", "level": "normal", "name": "Bot"},
+    {"kind": "bot", "level": "dificil", "name": "Bot"},
 ]
 # seat 1 (the bot) is to play: the 2D (a diamond) or the 5S (a five) fits; the bot picks the 5S
 POSITION = {"hands": ["9C 2H", "5S 2D 3C"], "discard": "5D", "stock": "4C 4D 4S 8H", "turn": 1}
@@ -142,3 +144,35 @@ async def test_a_searching_bot_decides_in_a_process_of_its_own(
     assert sent and asked == {("tapete.bots.onecard", "maestro")}
     assert {args[3] for args in sent} == {0.05}  # (the seconds it may think: the setting)
     assert onecard.dump(room.state)["discard"].split()[-1] in ("2D", "5S")  # maestro's play
+
+
+@pytest.mark.parametrize("pace", [0.0, 1.0])
+async def test_an_instant_level_decides_on_the_loop(
+    store: Store, tables: Tables, monkeypatch: pytest.MonkeyPatch, pace: float
+) -> None:
+    threads: list[int] = []
+
+    def watched(real: Chooser) -> Chooser:
+        def decide(view: dict[str, Any], level: str) -> Any:
+            threads.append(threading.get_ident())
+            decision = real(view, level)
+            if decision is None:
+                return None
+            return decision[0], 0.05  # (a bot that asks to wait 0.05 s, times the pace)
+
+        return decide
+
+    patch_bots(monkeypatch, "onecard", watched)
+    seats = [SEATS[0], {**SEATS[1], "level": "normal"}]
+    record = await store.create_game("onecard", {"players": 2}, 1, seats, G0)
+    room = await tables(record, Settings(bot_pace=pace, clocks={"window": 30}))
+    room.state = onecard.load(POSITION)
+    room.bots.schedule()
+    assert threads == [threading.get_ident()]  # decided at once, on the loop's thread
+    if pace:  # its move waits the delay it asked for, cancellable as any decision
+        assert 1 in room.bots.deciding and room.version == 0
+    else:  # queued at once: no task, no thread
+        assert 1 not in room.bots.deciding and room.queue.qsize() == 1
+    await room.settled()
+    assert set(threads) == {threading.get_ident()}  # (and every decision after it)
+    assert onecard.dump(room.state)["discard"].split()[-1] == "5S"

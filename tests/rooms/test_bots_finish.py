@@ -120,10 +120,15 @@ SEATS = [
 
 
 async def open_at(
-    store: Store, tables: Tables, position: dict[str, Any], settings: Settings
+    store: Store,
+    tables: Tables,
+    position: dict[str, Any],
+    settings: Settings,
+    level: str = "normal",
 ) -> Table:
+    seats = [SEATS[0], {**SEATS[1], "level": level}]
     record = await store.create_game(
-        "onecard", {"players": 2}, 1, SEATS, G0, position=onecard.dump(onecard.load(position))
+        "onecard", {"players": 2}, 1, seats, G0, position=onecard.dump(onecard.load(position))
     )
     return await tables(record, settings)
 
@@ -142,7 +147,7 @@ async def test_a_bot_asked_before_the_player_moved_is_asked_again(
             if n == 0:  # the first decision is still being made when the player moves
                 thinking.set()
                 release.wait(5)
-            answers[n] = real(view, level)
+            answers[n] = real(view, "normal")  # (normal's play, decided in a thread)
             if n == 0:
                 stale.set()
             return answers[n]
@@ -150,7 +155,8 @@ async def test_a_bot_asked_before_the_player_moved_is_asked_again(
         return decide
 
     patch_bots(monkeypatch, "onecard", gated)
-    room = await open_at(store, tables, TWO_CARDS, Settings(bot_pace=0, clocks={"window": 30}))
+    settings = Settings(bot_pace=0, clocks={"window": 30})
+    room = await open_at(store, tables, TWO_CARDS, settings, "dificil")  # (decided in a thread)
     try:
         assert 1 in room.game.actors(room.state)  # it may call: it is asked
         assert await asyncio.to_thread(thinking.wait, 5)
@@ -203,9 +209,8 @@ async def test_the_watchdog_repairs_a_table_nobody_asks(
     store: Store, tables: Tables, caplog: pytest.LogCaptureFixture, broken: str
 ) -> None:
     interval = 0.1
-    room = await open_at(
-        store, tables, BOT_TO_PLAY, Settings(bot_pace=0, watchdog_seconds=interval)
-    )
+    settings = Settings(bot_pace=0, watchdog_seconds=interval)
+    room = await open_at(store, tables, BOT_TO_PLAY, settings, "dificil")  # (a thread's task)
     # break the bookkeeping on purpose: the bot's decision, asked on opening, is lost...
     assert room.bots.pending == {1: 0}
     room.bots.deciding.pop(1).cancel()
