@@ -107,6 +107,7 @@ def create_app(
     strangers = Strangers(hall)
     sockets = Sockets(hall, lean=direct is not None)
     ops = Ops(hall, lambda: sockets.open)
+    hall.load.players = lambda: sockets.open
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -336,8 +336,7 @@ class Hall:
     def admit(self) -> None:
         """Whether this process takes someone new (a game, a room, a place in a queue):
         :class:`Full` if it is full."""
-        if self.load.full:
-            self.load.refused += 1
+        if not self.load.admit():
             raise Full()
 
     async def may_create(self, request: Request | WebSocket) -> bool:

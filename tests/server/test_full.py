@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.server.ops.load import RETRY_AFTER, TICK, WINDOW, Load
+from tapete.server.ops.load import RECENT, RETRY_AFTER, TICK, WINDOW, Load
 from tests.cluster.hall import caddy
 from tests.server.browsers import browser, hall
 from tests.server.test_operator import seen_from
@@ -25,35 +26,39 @@ from tests.servers import free_port, wait_until_up
 
 
 class Machine:
-    """A process's clocks, moved by hand: the wall, and the CPU it has spent."""
+    """A process's clocks, moved by hand: the wall, the CPU it has spent, its loop's lag."""
 
     def __init__(self) -> None:
         self.wall = 100.0
         self.used = 10.0
 
-    def run(self, seconds: float, share: float, load: Load) -> None:
-        """``seconds`` of wall time at ``share`` of a core, sampled as :meth:`Load.run` does."""
+    def run(self, seconds: float, share: float, load: Load, lag: float = 0.010) -> None:
+        """``seconds`` of wall time at ``share`` of a core, the loop ``lag`` late, sampled as
+        :meth:`Load.run` does."""
         for _ in range(round(seconds / TICK)):
             self.wall += TICK
             self.used += TICK * share
-            load.sample(0.002)
+            load.sample(lag)
 
 
-def test_the_load_is_the_cpu_share_over_the_last_two_seconds() -> None:
+def test_full_is_a_busy_loop_over_the_last_second() -> None:
     machine = Machine()
-    load = Load(0.9, cpu=lambda: machine.used, clock=lambda: machine.wall)
+    load = Load(0.8, cpu=lambda: machine.used, clock=lambda: machine.wall)
     assert load.cpu_share == 0.0 and not load.full  # (one sample: nothing measured yet)
-    machine.run(2.0, 0.5, load)
+    machine.run(1.0, 0.5, load)
     assert load.cpu_share == pytest.approx(0.5) and not load.full
-    machine.run(1.0, 1.0, load)  # a busy second: the window's average is 0.75
+    machine.run(0.5, 1.0, load)  # a busy half second: the window's average is 0.75
     assert load.cpu_share == pytest.approx(0.75) and not load.full
-    machine.run(1.0, 1.0, load)  # two busy seconds: full
-    assert load.cpu_share == pytest.approx(1.0) and load.full
-    assert load.lag == pytest.approx(0.002)
-    machine.run(WINDOW, 0.3, load)  # quiet again: the busy seconds have left the window
+    machine.run(0.5, 1.0, load)  # a busy second: full
+    assert load.cpu_share == pytest.approx(1.0) and load.lag == pytest.approx(0.010)
+    assert load.full
+    machine.run(WINDOW, 0.3, load)  # quiet again: the busy second has left the window
     assert load.cpu_share == pytest.approx(0.3) and not load.full
+    # a late loop on a quiet thread (another process's load on the same cores): not full
+    machine.run(WINDOW, 0.2, load, lag=0.050)
+    assert load.lag > 0.04 and not load.full
     never = Load(0.0, cpu=lambda: machine.used, clock=lambda: machine.wall)
-    machine.run(2.0, 2.0, never)
+    machine.run(1.0, 2.0, never, lag=0.1)
     assert never.cpu_share == pytest.approx(2.0) and not never.full  # (0: never full)
     assert len(load.samples) <= WINDOW / TICK + 2  # (the window's samples, no more)
 
@@ -85,7 +90,7 @@ def test_a_full_process_refuses_newcomers_and_serves_its_players(
     game = seated.json()["id"]
     room = client.post("/api/salas", json={"game": "onecard", "options": {}}).json()["code"]
     friend = browser(client)
-    machine.run(2.0, 0.95, load)
+    machine.run(1.0, 0.95, load)
     assert load.full
     before = made(client)
 
@@ -201,3 +206,37 @@ def test_a_full_process_behind_the_proxy_gets_no_new_sessions(tmp_path: Path) ->
             proc.terminate()
         for proc in procs:
             proc.wait(10)
+
+
+def test_newcomers_count_as_the_load_they_will_be() -> None:
+    """A wave of arrivals: each newcomer of the last few seconds counts as one more of the
+    players here, so the door closes before their moves come, not after."""
+    machine = Machine()
+    load = Load(0.75, cpu=lambda: machine.used, clock=lambda: machine.wall)
+    load.players = lambda: 100
+    machine.run(WINDOW, 0.6, load)  # 100 players keep the loop at 60 %
+    let_in = 0
+    while load.admit():
+        let_in += 1
+    assert let_in == 25  # 0.6 × (100 + 25) / 100 = 0.75: the 26th is refused
+    assert load.full and load.refused == 1
+    machine.run(RECENT + TICK, 0.6, load)  # (they did not come after all: the door opens again)
+    assert not load.full and load.admit()
+
+
+def test_only_the_loops_thread_counts() -> None:
+    """A thread that thinks (a bot's search, a hint) does not fill the loop: the load reads
+    the CPU of the thread that samples it (the loop's, in :meth:`Load.run`)."""
+    load = Load(0.5)
+
+    def think() -> None:
+        end = time.thread_time() + 0.2
+        while time.thread_time() < end:
+            pass
+
+    other = threading.Thread(target=think)
+    other.start()
+    other.join()
+    load.sample(0.0)
+    (_, before, _), (_, after, _) = load.samples[0], load.samples[-1]
+    assert after - before < 0.1  # (the other thread's 0.2 s of CPU: not this one's)

@@ -58,11 +58,11 @@ class Limits:
     """Codes one e-mail address may be sent in 15 minutes, whoever asks (against mail
     bombing; each requester has 3 of its own within it, and never voids another's code)."""
     # a full process
-    full_cpu: float = 0.9
-    """The share of a core past which this process is full (averaged over 2 s): new games,
-    rooms and places in «Jugar ahora» are refused at once (503, ``Retry-After``) and
-    ``/salud`` answers 503 ``{"full": true}`` until it is under again; 0: never full. Only
-    ``tapete serve`` watches it (:mod:`tapete.server.ops.load`)."""
+    full_cpu: float = 0.75
+    """A process whose event loop's thread spends this share of its core (over the last
+    second) is full: new games, rooms and places in «Jugar ahora» are refused at once (503,
+    ``Retry-After``) and ``/salud`` answers 503 ``{"full": true}`` until it is not; 0: never
+    full. Only ``tapete serve`` watches it (:mod:`tapete.server.ops.load`)."""
     # hints
     hint_threads: int = 1
     """Threads that compute hints (their own pool: bots never wait on them)."""

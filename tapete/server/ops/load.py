@@ -3,12 +3,20 @@ room or place in «Jugar ahora» is refused at once (503, ``Retry-After``, «hay
 so that the players already at a table keep their latency, and ``/salud`` says so, for a
 balancer to send new sessions to another process (README, «A full process»).
 
-The measure is the process's own CPU — every thread's, over the wall time — averaged over
-the last :data:`WINDOW` seconds, sampled every :data:`TICK`: a process that spends
-``Limits.full_cpu`` of a core is full. The loop's lag (how late a timer wakes) is measured
-beside it for the operator (``tapete_loop_lag_seconds``, the detailed ``/salud``), not
-decided on: another process's load on the same cores makes it late too, and that is no
-reason to turn players away from this one."""
+The door closes on what the loop will be doing, not only on what it does: each newcomer let
+in during the last :data:`RECENT` seconds counts as one more of the players already here
+(its load comes a few seconds later), so the loop's share is scaled by
+``(players + recent newcomers) / players``.
+
+The measure is the CPU of the thread that runs the event loop — the one every player's move
+waits for — over the wall time, averaged over the last :data:`WINDOW` seconds, sampled every
+:data:`TICK`: a loop that spends ``Limits.full_cpu`` of its core is full. Other threads (a
+bot's search, hints, PostgreSQL's writer) do not count: they do not make anyone wait on the
+loop. The loop's lag (how late a timer wakes) is measured beside it for the operator
+(``tapete_loop_lag_seconds``, the detailed ``/salud``), not decided on: measured under a
+saturating ramp it stayed at a few milliseconds while moves waited tens of them in their
+tables' queues (bench/RESULTS.md, «A full process»), and another process's load on the same
+cores makes it late too."""
 
 from __future__ import annotations
 
@@ -17,15 +25,21 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-TICK = 0.25
+TICK = 0.1
 """Seconds between two samples."""
 
-WINDOW = 2.0
-"""Seconds the CPU share is averaged over: short enough to close the door before the
+WINDOW = 1.0
+"""Seconds the measures are averaged over: short enough to close the door before the
 newcomers of a rush are seated, long enough not to close it for a collector's pause."""
 
 RETRY_AFTER = 5
 """What a refused arrival is told to wait (``Retry-After``, seconds)."""
+
+RECENT = 3.0
+"""Seconds a newcomer let in counts as load not yet seen: its table is dealt, its socket
+opens, and its first move comes a thought later (about 2 s). Without it the door let a whole
+wave of arrivals in during the second before the first of them moved (bench/RESULTS.md, «A
+full process»)."""
 
 
 class Load:
@@ -33,21 +47,25 @@ class Load:
     (:meth:`run` samples them; :meth:`sample` takes one).
 
     >>> now, used = [0.0], [0.0]
-    >>> load = Load(0.9, cpu=lambda: used[0], clock=lambda: now[0])
-    >>> for _ in range(8):
-    ...     now[0] += 0.25; used[0] += 0.24; load.sample(0.001)
+    >>> load = Load(0.75, cpu=lambda: used[0], clock=lambda: now[0])
+    >>> for _ in range(10):
+    ...     now[0] += 0.1; used[0] += 0.09; load.sample(0.001)
     >>> round(load.cpu_share, 2), load.full
-    (0.96, True)
+    (0.9, True)
     """
 
     def __init__(
         self,
         full_cpu: float,
-        cpu: Callable[[], float] = time.process_time,
+        cpu: Callable[[], float] = time.thread_time,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.full_cpu = full_cpu
-        """The share of a core past which the process is full (0: never)."""
+        """The share of its core past which the loop is full (0: never full)."""
+        self.players: Callable[[], int] = lambda: 0
+        """How many players are here now (the open sockets; the app sets it)."""
+        self.admitted: deque[float] = deque()
+        """When each newcomer of the last :data:`RECENT` seconds was let in."""
         self.cpu = cpu
         self.clock = clock
         self.samples: deque[tuple[float, float, float]] = deque()
@@ -64,7 +82,8 @@ class Load:
 
     @property
     def cpu_share(self) -> float:
-        """CPU seconds per second over the window (1.0: one core, all of it)."""
+        """The loop's thread's CPU seconds per second over the window (1.0: all of its core;
+        ``cpu`` is read on the loop's thread, by :meth:`run`)."""
         (t0, c0, _), (t1, c1, _) = self.samples[0], self.samples[-1]
         return (c1 - c0) / (t1 - t0) if t1 > t0 else 0.0
 
@@ -74,8 +93,28 @@ class Load:
         return sum(s[2] for s in self.samples) / len(self.samples)
 
     @property
+    def expected(self) -> float:
+        """The loop's share once the newcomers of the last :data:`RECENT` seconds play as
+        much as the players already here."""
+        now = self.clock()
+        while self.admitted and self.admitted[0] < now - RECENT:
+            self.admitted.popleft()
+        players = self.players()
+        share = self.cpu_share
+        return share * (1 + len(self.admitted) / players) if players > 0 else share
+
+    @property
     def full(self) -> bool:
-        return self.full_cpu > 0 and self.cpu_share >= self.full_cpu
+        return self.full_cpu > 0 and self.expected >= self.full_cpu
+
+    def admit(self) -> bool:
+        """Let a newcomer in (counted as load to come), or refuse them: the loop is full."""
+        if self.full:
+            self.refused += 1
+            return False
+        if self.full_cpu > 0:
+            self.admitted.append(self.clock())
+        return True
 
     async def run(self) -> None:
         """Sample every :data:`TICK` seconds, for as long as the process runs."""

@@ -87,12 +87,12 @@ class Ops:
                 [([], float(self.hall.load.full))],
             ),
             "tapete_cpu_share": (
-                "This process's CPU seconds per second over the last 2 s (every thread).",
+                "The event loop's thread's CPU seconds per second, over the last second.",
                 [],
                 [([], self.hall.load.cpu_share)],
             ),
             "tapete_loop_lag_seconds": (
-                "How late the event loop's timers wake, on average over the last 2 s.",
+                "How late the event loop's timers wake, on average over the last second.",
                 [],
                 [([], self.hall.load.lag)],
             ),
