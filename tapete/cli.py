@@ -109,7 +109,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # uvicorn raises the signal that stopped it again once it has stopped: for SIGTERM, a
     # stop asked for, that is a clean end (code 0), not death by the signal
     signal.signal(signal.SIGTERM, _stopped)
-    server(config, args.shutdown_seconds).run()
+    hall = app.state.hall
+    hall.drain_seconds = args.drain_seconds
+    server(config, args.shutdown_seconds, hall.drain).run()
     return 0
 
 
@@ -117,16 +119,22 @@ def _stopped(signum: int, frame: Any) -> None:
     """SIGTERM, once uvicorn has stopped: nothing more to do."""
 
 
-def server(config: Any, grace: float) -> Any:
-    """uvicorn's server for ``config``, which at a stop waits ``grace`` seconds for the
-    requests and sockets in progress — the only tasks uvicorn waits for, without end unless
-    told — then cuts short what is left (a request gets 503, a socket was closed with 1012
-    already); the log says which it still waits for after :data:`SAY_WAITING_SECONDS`, and
-    where each one waits."""
+def server(config: Any, grace: float, drain: Any = None) -> Any:
+    """uvicorn's server for ``config``, which at a stop first ``drain``s the hall (takes
+    nobody new and, among several processes, hands its games over: ``Hall.drain``), then
+    waits ``grace`` seconds for the requests and sockets in progress — the only tasks
+    uvicorn waits for, without end unless told — then cuts short what is left (a request
+    gets 503, a socket was closed with 1012 already); the log says which it still waits for
+    after :data:`SAY_WAITING_SECONDS`, and where each one waits."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: Any = None) -> None:
+            if drain is not None:
+                try:
+                    await drain()
+                except Exception:  # (a stop goes on whatever happened to the handover)
+                    log.exception("stopping: the handover failed")
             loop = asyncio.get_running_loop()
             say = loop.call_later(SAY_WAITING_SECONDS, self.say_waiting)
             cut = loop.call_later(grace, self.cut_short)
@@ -404,6 +412,13 @@ def parser() -> argparse.ArgumentParser:
         default=5.0,
         help="al parar (SIGTERM): segundos de espera a las peticiones y conexiones en curso, "
         "y luego a cada parte de la sala; lo que no acabe se cancela",
+    )
+    s.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=float(os.environ.get("TAPETE_DRAIN_SECONDS", "3")),
+        help="con varios procesos, al parar (SIGTERM): segundos que se sigue jugando mientras "
+        "el proxy deja de mandar conexiones nuevas, antes de pasar las partidas a los demás",
     )
     s.add_argument("--test-api", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("--grace-seconds", type=float, default=None, help=argparse.SUPPRESS)

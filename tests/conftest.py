@@ -17,6 +17,7 @@ browser tests run last.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,12 @@ OWN_PROCESSES = (TESTS / "cluster", E2E)
 """Folders whose every test starts processes (Redis; Chromium and a server)."""
 PROCESS_FIXTURES = {"postgres_url", "fresh_postgres", "redis_server", "redis_client"}
 """Fixtures that start a server binary."""
+
+os.environ.setdefault("TAPETE_LIMITS", "full_cpu=0")
+"""Every ``tapete serve`` a test starts never counts itself full (README, «A full process»):
+those tests make games by the dozen in a second on a machine the other tests share, which is
+no wave of players to turn away. The door's own tests set it (``--limit full_cpu=…``, after
+the environment's)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

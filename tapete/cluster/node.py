@@ -43,6 +43,10 @@ from tapete.cluster.leases import PREFIX, Leases
 log = logging.getLogger(__name__)
 
 ALIVE = "tapete:alive:"
+NOTES = "tapete:notes:"
+"""What a draining node leaves for the next holder of each unit (``NOTES + unit``: a hash,
+by key, of bytes the hall reads; the clocks' time left)."""
+NOTES_TTL = 300
 UNITS = "tapete:units:"
 NODES = "tapete:nodes"
 CHANNEL = "tapete:to:"
@@ -81,9 +85,10 @@ class NodeHandler(Protocol):
 
 class Envelope(msgspec.Struct, array_like=True, frozen=True):
     """One message between nodes, as published: a push (``p``), a request (``q``) or its
-    reply (``r``, with the request's ``rid``), from ``sender``."""
+    reply (``r``, with the request's ``rid``), from ``sender``; or ``a``: a draining node
+    left its units, take them over now."""
 
-    kind: Literal["p", "q", "r"]
+    kind: Literal["p", "q", "r", "a"]
     sender: str
     rid: int
     body: bytes
@@ -125,6 +130,8 @@ class Node:
         self._answering: set[asyncio.Task[None]] = set()
         self._adopting: asyncio.Task[None] | None = None
         self._stopping = False
+        self.draining = False
+        """Handing everything over (:meth:`drain`): nothing is taken here any more."""
         self._listening = asyncio.Event()
         self._encode = msgspec.msgpack.Encoder().encode
         self._decode = msgspec.msgpack.Decoder(Envelope).decode
@@ -145,8 +152,33 @@ class Node:
         await self._beat()
         self._tasks.append(asyncio.create_task(self._beating(), name="node-beat"))
 
+    async def drain(self) -> None:
+        """Hand every unit over (the hall closed them here first): stop beating, give each
+        lease back but leave the units listed, so that the others — told at once — share them
+        out and open them from their logs as they would a dead node's; from now on nothing
+        is taken here (:meth:`claim`)."""
+        self.draining = True
+        for task in self._tasks:
+            if task.get_name() == "node-beat":
+                task.cancel()
+        held = sorted(self.held)
+        try:
+            for unit in held:
+                await self.leases.give_back(unit)
+            await self.redis.delete(ALIVE + self.me)
+            raw = await self.redis.smembers(NODES)
+        except (RedisError, OSError) as exc:  # (the others adopt them after a lease's life)
+            log.warning("draining: redis unreachable (%s)", type(exc).__name__)
+            raw = set()
+        self.held.clear()
+        others = [n.decode() if isinstance(n, bytes) else str(n) for n in raw]
+        for node in sorted(set(others) - {self.me}):
+            self._out.put_nowait((node, self._encode(Envelope("a", self.me, 0, b""))))
+        log.info("draining: %d units handed over", len(held))
+
     async def stop(self) -> None:
-        """Give every lease back and stop (a clean shutdown: the others need not wait)."""
+        """Give every lease back and stop (a clean shutdown: the others need not wait). A
+        drained node leaves its units listed for the others to share out."""
         self._stopping = True
         tasks = [*self._tasks, *([self._adopting] if self._adopting is not None else [])]
         for task in tasks:
@@ -157,8 +189,10 @@ class Node:
         with contextlib.suppress(RedisError, OSError):
             for unit in list(self.held):
                 await self.leases.give_back(unit)
-            await self.redis.delete(ALIVE + self.me, UNITS + self.me)
-            await self.redis.srem(NODES, self.me)
+            await self.redis.delete(ALIVE + self.me)
+            if not self.draining:
+                await self.redis.delete(UNITS + self.me)
+                await self.redis.srem(NODES, self.me)
         self.held.clear()
         await self.redis.aclose()
         await self._listener.aclose()
@@ -173,7 +207,16 @@ class Node:
 
     async def claim(self, unit: str) -> str | None:
         """Hold ``unit`` (taking it if it is free, or its holder is dead): None; or the id of
-        the live node that holds it. Raises :class:`Unreachable` without Redis."""
+        the live node that holds it. Raises :class:`Unreachable` without Redis — and on a
+        draining node for a unit nobody else holds yet (it is being handed over)."""
+        if self.draining:
+            try:
+                owner = await self.leases.owner_of(unit)
+            except (RedisError, OSError) as exc:
+                raise Unreachable(str(exc)) from exc
+            if owner is not None and owner != self.me:
+                return owner
+            raise Unreachable(f"{unit} is being handed over")
         try:
             owner = await self._claim(
                 keys=[PREFIX + unit, UNITS + self.me],
@@ -192,6 +235,22 @@ class Node:
         with contextlib.suppress(RedisError, OSError):
             await self.leases.give_back(unit)
             await self.redis.srem(UNITS + self.me, unit)
+
+    async def note(self, unit: str, key: str, body: bytes) -> None:
+        """Leave ``body`` for the next holder of ``unit`` (:meth:`read_note`)."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.hset(NOTES + unit, key, body)
+            await self.redis.expire(NOTES + unit, NOTES_TTL)
+
+    async def read_note(self, unit: str, key: str) -> bytes | None:
+        """What the last holder of ``unit`` left under ``key``, once (None: nothing)."""
+        try:
+            body = await self.redis.hget(NOTES + unit, key)
+            if body is not None:
+                await self.redis.hdel(NOTES + unit, key)
+        except (RedisError, OSError):
+            return None
+        return body if isinstance(body, bytes) or body is None else str(body).encode()
 
     async def alive(self, nodes: list[str]) -> set[str]:
         """Which of ``nodes`` beat within a lease's life."""
@@ -329,6 +388,11 @@ class Node:
             future = self._waiting.get(envelope.rid)
             if future is not None and not future.done():
                 future.set_result(envelope.body)
+            return
+        if envelope.kind == "a":  # a node drained: take its units over now
+            idle = self._adopting is None or self._adopting.done()
+            if idle and not self.draining and not self._stopping:
+                self._adopting = asyncio.create_task(self._adopt_safely(), name="node-adopt")
             return
         if self.handler is None:
             return

@@ -42,6 +42,7 @@ COMMON: Final = {
     "no_device": N_("Esta partida no se juega en un solo móvil."),
     "busy": N_("El servidor está ocupado; inténtalo de nuevo."),
     "full": N_("Hay mucha gente jugando ahora mismo: vuelve en un momento."),
+    "restarting": N_("Estamos poniendo la sala al día: vuelve a intentarlo en unos segundos."),
     "unavailable": N_("No podemos guardar nada ahora mismo: inténtalo de nuevo en un rato."),
     "no_hints": N_("Este juego no da pistas."),
     "no_hints_online": N_("En una partida con amigos no hay pistas."),

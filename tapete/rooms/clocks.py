@@ -21,6 +21,9 @@ class Clocks:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.running: dict[Key, tuple[asyncio.TimerHandle, float]] = {}
+        self.resumed: dict[str, float] = {}
+        """Seconds left on clocks that ran on another process before a handover (by
+        :func:`name`): each starts with what it had left, once, not its whole time."""
 
     def seconds(self, kind: str) -> float | None:
         """How long a clock of ``kind`` runs here: the table's setting, else the game's
@@ -53,7 +56,9 @@ class Clocks:
                 self.running.pop(key)[0].cancel()
         loop = asyncio.get_running_loop()
         for key in wanted - set(self.running):
-            seconds = self.seconds(key[0]) or 0.0
+            seconds = self.resumed.pop(name(key), None)
+            if seconds is None:
+                seconds = self.seconds(key[0]) or 0.0
             handle = loop.call_later(seconds, self.table.queue.put_nowait, ClockFire(key))
             self.running[key] = (handle, loop.time() + seconds)
 
@@ -76,7 +81,18 @@ class Clocks:
             for (kind, seat, _), (_, deadline) in self.running.items()
         ]
 
+    def left(self) -> dict[str, float]:
+        """Seconds left on each running clock (by :func:`name`): what a handover gives the
+        next process (:attr:`resumed`), so that the time the handover took is given back."""
+        now = asyncio.get_running_loop().time()
+        return {name(key): max(0.0, deadline - now) for key, (_, deadline) in self.running.items()}
+
     def stop(self) -> None:
         for handle, _ in self.running.values():
             handle.cancel()
         self.running.clear()
+
+
+def name(key: Key) -> str:
+    """A clock's key as text (the same on every process: the game's own values)."""
+    return repr(key)

@@ -273,6 +273,21 @@ class Live:
         await self.tables.moved(gone)
         await self.rooms.moved(gone)
 
+    async def hand_over(self) -> int:
+        """Draining: stop every table and room run here, each told to its connections as
+        moved (the sockets relayed from other processes join again wherever it goes), the
+        seconds left on each game's clocks left for the next process. Returns how many units
+        were run here; the caller gives their leases back."""
+        node = self.ownership.node
+        units = set(node.held) if node is not None else set()
+        for table in self.tables.loaded():
+            unit = table_unit(table.record)
+            if unit in units:
+                await self.ownership.leave_clocks(unit, table.id, table.clocks.left())
+        await self.tables.moved(units)
+        await self.rooms.moved(units)
+        return len(units)
+
     async def orphan(self, unit: str) -> None:
         """Take over ``unit`` from a process that died: open it from the log (a finished
         game needs nobody: let go)."""

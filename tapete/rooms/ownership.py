@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from tapete.cluster import Node
 from tapete.store import GameRecord
 
@@ -62,6 +64,24 @@ class Ownership:
         it at once."""
         if self.node is not None:
             await self.node.give_back(unit)
+
+    async def leave_clocks(self, unit: str, game_id: str, left: dict[str, float]) -> None:
+        """A handover: the seconds left on the game's clocks, for whoever opens it next."""
+        if self.node is not None and left:
+            await self.node.note(unit, game_id, msgspec.json.encode(left))
+
+    async def clocks_left(self, unit: str, game_id: str) -> dict[str, float]:
+        """What :meth:`leave_clocks` left for this game (once; nothing: ``{}``)."""
+        if self.node is None:
+            return {}
+        body = await self.node.read_note(unit, game_id)
+        if body is None:
+            return {}
+        try:
+            left = msgspec.json.decode(body, type=dict[str, float])
+        except msgspec.DecodeError:
+            return {}
+        return left
 
     def forget(self, unit: str) -> None:
         """Stop counting ``unit`` as held (its log moved on without us: another holds it)."""

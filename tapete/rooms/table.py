@@ -140,11 +140,14 @@ class Table:
         clocks: Mapping[str, float | None] | None = None,
         moves: list[LoggedMove] | None = None,
         events: TableEvents | None = None,
+        left: dict[str, float] | None = None,
     ) -> Table:
         """The table of ``record``, its state replayed from its log (``moves``: the log, read
         already with others' on a restart); ``events``: who is told when the log moves on
-        without it or a game among friends ends."""
+        without it or a game among friends ends; ``left``: the seconds its clocks had left
+        when another process handed it over (:meth:`Clocks.left`)."""
         table = cls(record, store, settings, clocks, events)
+        table.clocks.resumed = dict(left or {})
         await table._replay_log(moves)
         table._task = asyncio.create_task(table._run(), name=f"table-{table.id}")
         table.clocks.sync()

@@ -121,8 +121,9 @@ class Tables:
         async with self._lock:
             table = self._tables.get(record.id)
             if table is None:
+                left = await self.ownership.clocks_left(table_unit(record), record.id)
                 table = await Table.open(
-                    record, self.store, self.settings, clocks, moves, self.events
+                    record, self.store, self.settings, clocks, moves, self.events, left
                 )
                 self._tables[record.id] = table
             self._touched[record.id] = asyncio.get_running_loop().time()

@@ -229,18 +229,21 @@ def create_app(
         """This process is full: «hay mucha gente, vuelve en un momento», 503 with
         ``Retry-After``, at once (nothing was read from the database, nothing made)."""
         lang = lang_of(request)
-        words = describe("full", lang)
+        code = exc.code if isinstance(exc, Full) else "full"
+        words = describe(code, lang)
         headers = {"retry-after": str(FULL_RETRY_AFTER)}
         if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
             "accept", ""
         ):
-            body = {"error": "full", "message": words}
+            body = {"error": code, "message": words}
             return JSONResponse(body, status_code=503, headers=headers)
         back = request.url.path if request.method == "GET" else "/"
         referer = urlsplit(request.headers.get("referer", ""))
         if referer.netloc == request.url.netloc and referer.path.startswith("/"):
             back = referer.path  # (the page the form was on; never another site)
-        page = pages.render(request, "full.html", status=503, message=words, back=back)
+        page = pages.render(
+            request, "full.html", status=503, message=words, back=back, restarting=code != "full"
+        )
         page.headers.update(headers)
         return page
 

@@ -43,6 +43,11 @@ still bounds what the database's other threads (aiosqlite's) make the loop wait.
 
 log = logging.getLogger(__name__)
 
+DRAIN_SECONDS = 3.0
+"""``tapete serve --drain-seconds``: with several processes, how long a stop (SIGTERM) keeps
+playing while ``/salud`` says it is stopping, so that the proxy (a health check every 2 s in
+``deploy/Caddyfile``) sends new connections elsewhere before its games are handed over."""
+
 SHUTDOWN_SECONDS = 5.0
 """``tapete serve --shutdown-seconds``: how long a stop (SIGTERM) waits for the requests and
 sockets in progress, and then again for the hall's own parts to end (:class:`Stopping`)."""
@@ -90,8 +95,13 @@ class WrongCodes:
 
 
 class Full(Exception):
-    """This process is full (:class:`~tapete.server.ops.load.Load`): nothing new is made
-    here now (the app answers 503 with ``Retry-After`` and «hay mucha gente»)."""
+    """This process takes nobody new now — it is full (:class:`~tapete.server.ops.load.Load`:
+    «hay mucha gente») or it is stopping (``restarting``): the app answers 503 with
+    ``Retry-After``, nothing made."""
+
+    def __init__(self, code: str = "full") -> None:
+        super().__init__(code)
+        self.code = code
 
 
 class Stopping:
@@ -220,6 +230,9 @@ class Hall:
         it: ``watch_load``; a test's hall, whose process runs the tests too, does not)."""
         self.watch_load = watch_load
         self.loading: asyncio.Task[None] | None = None
+        self.draining = False
+        """Stopping (:meth:`drain`): nothing new is made here."""
+        self.drain_seconds = DRAIN_SECONDS
         self.shutdown_seconds = SHUTDOWN_SECONDS
         """How long a stop waits for the hall's parts to end (``--shutdown-seconds``)."""
         self.counts = Counts()
@@ -335,9 +348,30 @@ class Hall:
 
     def admit(self) -> None:
         """Whether this process takes someone new (a game, a room, a place in a queue):
-        :class:`Full` if it is full."""
+        :class:`Full` if it is full or stopping."""
+        if self.draining:
+            raise Full("restarting")
         if not self.load.admit():
             raise Full()
+
+    async def drain(self) -> None:
+        """A stop (SIGTERM) begins: take nobody new (``/salud`` says so). Among several
+        processes, play on for :attr:`drain_seconds` while the proxy notices, then hand every
+        table and room over — closed here, each game's clocks' time left noted, the leases
+        given back, the other processes told to open them from their logs at once — before
+        the sockets are told to reconnect (uvicorn closes them with 1012 next: their clients
+        come back through the proxy, to the process that runs their table now)."""
+        self.draining = True
+        if self.node is None or self._live is None:
+            return
+        log.info("stopping: taking nobody new; handing over in %.1f s", self.drain_seconds)
+        await asyncio.sleep(self.drain_seconds)
+        t0 = time.perf_counter()
+        units = await self._live.hand_over()
+        await self.node.drain()
+        log.info(
+            "stopping: %d units handed over in %.0f ms", units, 1000 * (time.perf_counter() - t0)
+        )
 
     async def may_create(self, request: Request | WebSocket) -> bool:
         """Count a new game or room for this guest and address; False if either has made

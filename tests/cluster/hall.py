@@ -21,9 +21,13 @@ CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 
 
 class Process:
-    def __init__(self, folder: Path, name: str, db: str, redis: str) -> None:
+    def __init__(
+        self, folder: Path, name: str, db: str, redis: str, extra: Sequence[str] = ()
+    ) -> None:
         self.port = free_port()
         self.db, self.redis = db, redis
+        self.extra = list(extra)
+        """More arguments for ``tapete serve``."""
         self.logpath = folder / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -51,7 +55,7 @@ class Process:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tapete.cli", "serve", "--port", str(self.port),
                  "--db", self.db, "--redis", self.redis, "--bot-pace", "0",
-                 "--log-level", "warning", "--log-format", "text"],
+                 "--log-level", "warning", "--log-format", "text", *self.extra],
                 stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
 

@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.app import create_app
-from tapete.server.ops.load import RECENT, RETRY_AFTER, TICK, WINDOW, Load
+from tapete.server.ops.load import FEW_PLAYERS, RECENT, RETRY_AFTER, TICK, WINDOW, Load
 from tests.cluster.hall import caddy
 from tests.server.browsers import browser, hall
 from tests.server.test_operator import seen_from
@@ -220,6 +220,8 @@ def test_newcomers_count_as_the_load_they_will_be() -> None:
         let_in += 1
     assert let_in == 25  # 0.6 × (100 + 25) / 100 = 0.75: the 26th is refused
     assert load.full and load.refused == 1
+    load.players = lambda: 2  # a handful of players count as FEW_PLAYERS
+    assert load.expected == pytest.approx(0.6 * (FEW_PLAYERS + 25) / FEW_PLAYERS)
     machine.run(RECENT + TICK, 0.6, load)  # (they did not come after all: the door opens again)
     assert not load.full and load.admit()
 

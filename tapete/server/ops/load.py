@@ -35,6 +35,10 @@ newcomers of a rush are seated, long enough not to close it for a collector's pa
 RETRY_AFTER = 5
 """What a refused arrival is told to wait (``Retry-After``, seconds)."""
 
+FEW_PLAYERS = 50
+"""A newcomer weighs as much as the average player here, the players counted as at least
+this many: with a handful of players, the next one does not double the load to come."""
+
 RECENT = 3.0
 """Seconds a newcomer let in counts as load not yet seen: its table is dealt, its socket
 opens, and its first move comes a thought later (about 2 s). Without it the door let a whole
@@ -99,9 +103,8 @@ class Load:
         now = self.clock()
         while self.admitted and self.admitted[0] < now - RECENT:
             self.admitted.popleft()
-        players = self.players()
-        share = self.cpu_share
-        return share * (1 + len(self.admitted) / players) if players > 0 else share
+        players = max(self.players(), FEW_PLAYERS)
+        return self.cpu_share * (1 + len(self.admitted) / players)
 
     @property
     def full(self) -> bool:
@@ -119,6 +122,8 @@ class Load:
     async def run(self) -> None:
         """Sample every :data:`TICK` seconds, for as long as the process runs."""
         loop = asyncio.get_running_loop()
+        self.samples.clear()  # (from now: not what starting the process cost)
+        self.sample(0.0)
         while True:
             due = loop.time() + TICK
             await asyncio.sleep(TICK)

@@ -144,10 +144,16 @@ class Ops:
             checks["node"] = node.me
         load = self.hall.load
         full = load.full
-        status = 200 if ok and not full else 503
+        draining = self.hall.draining
+        status = 200 if ok and not full and not draining else 503
         if not self.operator(request):
-            public = {"ok": ok, "full": True} if full else {"ok": ok}
+            public: dict[str, bool] = {"ok": ok}
+            if full:
+                public["full"] = True
+            if draining:
+                public["draining"] = True
             return JSONResponse(public, status_code=status)
+        checks["draining"] = draining
         tables = len(self.hall.live.tables.loaded()) if store is not None else 0
         checks["load"] = {
             "full": full,

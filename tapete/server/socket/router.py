@@ -101,6 +101,16 @@ class Router:
         try:
             return await self.route(conn, message, text)
         except Unreachable:  # (several processes: Redis or the owner did not answer)
+            what: What | None = (
+                "table"
+                if isinstance(message, Join)
+                else "room"
+                if isinstance(message, Enter)
+                else None
+            )
+            if what is not None and conn.relayed is not None and self.hall.draining:
+                conn.send(Moved(what))  # (handed over meanwhile: its process asks again)
+                return None
             return error("busy", lang)
 
     async def route(self, conn: Conn, message: ClientMessageType, text: str) -> Message | None:
