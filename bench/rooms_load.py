@@ -31,6 +31,16 @@ bots and the rest in rooms of four (1.0: practice alone); each practice player a
 itself, and one a full server refuses (503) waits its ``Retry-After`` and asks again — the
 columns «seated», «arrivals refused» and how fast each refusal was answered say what a full
 server did.
+
+The soak (issue 28): ``--soak M`` holds the last step for M minutes, a row a minute (latency,
+errors, the server's memory, open files, tasks, sockets, the database's size against the
+moves written into it); ``--churn C``: each player leaves (closes its socket) C times a
+minute on average and comes back 2–8 s later, joining again with the last version it saw;
+``--spectators S``: a friend watches one room in 1/S (entering by its code, following each
+game and rematch; never waited for)::
+
+    python bench/rooms_load.py --steps 250,1250 --seconds 20 --harness 2 --practice 0.1 \
+        --spectators 0.1 --churn 0.2 --soak 30
 Results go in ``bench/RESULTS.md``; a timing is never a test.
 """
 
@@ -51,6 +61,7 @@ import sys
 import tempfile
 import time
 from collections import deque
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -113,6 +124,8 @@ class Stats:
     """How long each refused arrival waited for its 503 (a full server), in seconds."""
     seated: int = 0
     """Practice players at a table now (an arrival refused is not, until it is let in)."""
+    comebacks: int = 0
+    """Players who left (closed their socket) and came back."""
 
 
 @dataclass
@@ -270,15 +283,23 @@ async def player(
     stats: Stats,
     think: float | None,
     stop: asyncio.Event,
+    churn: float = 0.0,
 ) -> None:
+    """One player's socket (``seat`` -1: a spectator of a room's games, who never moves and
+    is not waited for). ``churn``: how many times a minute, on average, the player leaves
+    (closes the socket) and comes back a few seconds later, joining again with the last
+    version it saw — as a phone that locks does."""
     rng = random.Random(hash((table.game_id, seat)))
-    ws = await LeanSocket.connect(url, cookie)
-    try:
-        game = table.game_id
+    watcher = seat < 0
+    game, version = table.game_id, 0
+
+    async def connected(ws: LeanSocket) -> None:
+        """One socket's life: join, play, until it closes."""
+        nonlocal game, version
         if table.code is not None:
             await ws.send(json.dumps({"type": "enter", "room": table.code}))
-        await ws.send(json.dumps({"type": "join", "game": game}))
-        version = 0
+        game = table.game_id
+        await ws.send(json.dumps({"type": "join", "game": game, "version": version or None}))
         pending: asyncio.Task[None] | None = None
 
         async def move_later(v: int, move: dict[str, Any]) -> None:
@@ -293,11 +314,6 @@ async def player(
             table.sent[v + 1] = now
             await ws.send(json.dumps({"type": "move", "version": v, "move": move}))
 
-        async def close_at_stop() -> None:
-            await stop.wait()
-            await ws.close()
-
-        closer = asyncio.create_task(close_at_stop())
         async for raw in ws:
             msg = DECODE(raw)
             kind = msg.type
@@ -312,7 +328,7 @@ async def player(
                 if view is None or (kind == "joined" and msg.game != game):
                     continue
                 version = msg.version
-                if kind == "update":
+                if kind == "update" and not watcher:
                     n = table.got.pop(version, 0) + 1
                     if n < table.seats:
                         table.got[version] = n
@@ -320,11 +336,11 @@ async def player(
                         stats.latencies.append(time.perf_counter() - table.sent.pop(version))
                         stats.moves += 1
                 if view.result:
-                    if think is None:
+                    if think is None or watcher:
                         continue
                     if table.code is not None:
                         await ws.send(json.dumps({"type": "lobby", "action": "rematch"}))
-                    else:  # practice: another game (a full server: wait, as told, and again)
+                    else:  # practice: another game (a full server: wait, as told, again)
                         assert table.practice is not None
                         table.switch(await new_practice(base, cookie, table.practice, stats))
                         game, version = table.game_id, 0
@@ -339,9 +355,28 @@ async def player(
                         pending = asyncio.create_task(move_later(version, plays[0]))
             elif kind == "error" and msg.code not in ("stale_version", "not_your_turn"):
                 stats.errors += 1
-        closer.cancel()
-    finally:
-        await ws.close()
+
+    while not stop.is_set():
+        ws = await LeanSocket.connect(url, cookie)
+        watchers = [asyncio.create_task(_close_on(ws, stop.wait()))]
+        if churn > 0:
+            away = asyncio.sleep(rng.expovariate(churn / 60.0))
+            watchers.append(asyncio.create_task(_close_on(ws, away)))
+        try:
+            await connected(ws)
+        finally:
+            for task in watchers:
+                task.cancel()
+            await ws.close()
+        if stop.is_set() or churn <= 0:
+            return
+        stats.comebacks += 1
+        await asyncio.sleep(rng.uniform(2.0, 8.0))  # away a few seconds, then back
+
+
+async def _close_on(ws: LeanSocket, when: Awaitable[Any]) -> None:
+    await when
+    await ws.close()
 
 
 async def guests(base: str, n: int) -> list[tuple[httpx.AsyncClient, str]]:
@@ -440,8 +475,10 @@ async def arrive(
     table, cookie = await make_practice(bases[n % len(bases)], AGAINST_THREE, stats, answered)
     base = bases[(n + 1) % len(bases)]
     tasks.append(
-        asyncio.create_task(player(base, ws_of(base), cookie, table, 0, stats, think, stop))
-    )  # fmt: skip
+        asyncio.create_task(
+            player(base, ws_of(base), cookie, table, 0, stats, think, stop, MIX["churn"])
+        )
+    )
 
 
 async def harness(
@@ -485,7 +522,19 @@ async def harness(
                         base = bases[(i + seat) % len(bases)]
                         tasks.append(
                             asyncio.create_task(
-                                player(base, ws_of(base), cookie, table, seat, stats, think, stop)
+                                player(
+                                    base, ws_of(base), cookie, table, seat, stats, think, stop,
+                                    MIX["churn"],
+                                )
+                            )
+                        )  # fmt: skip
+                    if MIX["spectators"] and i % round(1 / MIX["spectators"]) == 0:
+                        base = bases[(i + 4) % len(bases)]  # a friend watching the room
+                        [(client, watcher)] = await guests(base, 1)
+                        await client.aclose()
+                        tasks.append(
+                            asyncio.create_task(
+                                player(base, ws_of(base), watcher, table, -1, stats, think, stop)
                             )
                         )
                 rooms += len(batch)
@@ -496,9 +545,12 @@ async def harness(
                     base = bases[(games + 1) % len(bases)]
                     tasks.append(
                         asyncio.create_task(
-                            player(base, ws_of(base), cookie, table, 0, stats, think, stop)
+                            player(
+                                base, ws_of(base), cookie, table, 0, stats, think, stop,
+                                MIX["churn"],
+                            )
                         )
-                    )
+                    )  # fmt: skip
                     games += 1
                 while duels < int(rooms * maestro):
                     home = bases[duels % len(bases)]
@@ -523,7 +575,7 @@ async def harness(
                 (
                     list(stats.latencies), stats.moves, stats.errors, list(stats.lags),
                     list(searched.latencies), searched.moves, searched.errors,
-                    list(stats.refused), rooms * 4 + stats.seated,
+                    list(stats.refused), rooms * 4 + stats.seated, stats.comebacks,
                 )
             )  # fmt: skip
         else:
@@ -535,9 +587,20 @@ async def harness(
             return
 
 
+MIX = {"churn": 0.0, "spectators": 0.0}
+"""The harness process's players: how often a minute each leaves and comes back; the share
+of rooms a friend watches."""
+
+
 def harness_process(
-    pipe: Connection, bases: list[str], think: float | None, practice: float, maestro: float
+    pipe: Connection,
+    bases: list[str],
+    think: float | None,
+    practice: float,
+    maestro: float,
+    mix: dict[str, float],
 ) -> None:
+    MIX.update(mix)
     uvloop.run(harness(pipe, bases, think, practice, maestro))
 
 
@@ -576,6 +639,60 @@ def start_server(
     )
     log.close()  # (the child has its own copy)
     return proc, path
+
+
+def gauges(bases: list[str], names: tuple[str, ...]) -> dict[str, float]:
+    """The servers' gauges and counters of ``names`` from /metrics, summed over labels and
+    processes."""
+    out = dict.fromkeys(names, 0.0)
+    text = "".join(httpx.get(b + "/metrics", timeout=10).text for b in bases)
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in out:
+                out[sample.name] += sample.value
+    return out
+
+
+def soak_rows(
+    ask: Any, processes: int, pids: list[int], bases: list[str], work: Path, minutes: float
+) -> None:
+    """Hold the last step for ``minutes``, a row a minute: the players' latency, errors, and
+    what might grow — the servers' memory, open files, tasks, the database against the moves
+    written into it."""
+    print()
+    print(
+        "| minute | players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | open fds "
+        "| tasks | sockets | DB MB | moves written | DB bytes a move | came back |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    names = ("tapete_tasks", "tapete_sockets", "tapete_moves_total")
+    first = gauges(bases, names)
+    size0 = sum(f.stat().st_size for f in work.glob("load.db*"))
+    for minute in range(1, int(minutes) + 1):
+        ask("reset", [None] * processes)
+        t0 = time.perf_counter()
+        time.sleep(60.0)
+        reports = ask("report", [None] * processes)
+        elapsed = time.perf_counter() - t0
+        lat = sorted(x for r in reports for x in r[0]) or [0.0]
+        moves = sum(r[1] for r in reports)
+        errors = sum(r[2] for r in reports)
+        players = sum(r[8] for r in reports)
+        back = sum(r[9] for r in reports)
+        rss = sum(proc_usage(pid)[1] for pid in pids)
+        fds = sum(len(os.listdir(f"/proc/{pid}/fd")) for pid in pids)
+        now = gauges(bases, names)
+        size = sum(f.stat().st_size for f in work.glob("load.db*"))
+        written = now["tapete_moves_total"] - first["tapete_moves_total"]
+        per_move = f"{(size - size0) / written:.0f}" if written and size0 else "–"
+        print(
+            f"| {minute} | {players} | {moves / elapsed:.1f} | {statistics.median(lat) * 1000:.1f} "
+            f"| {lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000:.1f} | {lat[-1] * 1000:.1f} "
+            f"| {errors} | {rss / 2**20:.0f} | {fds} | {now['tapete_tasks']:.0f} "
+            f"| {now['tapete_sockets']:.0f} | {size / 2**20:.1f} | {written:.0f} | {per_move} "
+            f"| {back} |",
+            flush=True,
+        )
 
 
 def histograms(bases: list[str]) -> dict[str, dict[float, float]]:
@@ -675,6 +792,9 @@ def run(
     synchronous: bool = True,
     maestro: float = 0.0,
     practice_share: float | None = None,
+    soak: float = 0.0,
+    churn: float = 0.0,
+    watch: float = 0.0,
 ) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
     services: list[Any] = []
@@ -698,7 +818,15 @@ def run(
         for _ in range(processes):
             mine, theirs = multiprocessing.Pipe()
             proc = multiprocessing.Process(
-                target=harness_process, args=(theirs, bases, think, practice, maestro)
+                target=harness_process,
+                args=(
+                    theirs,
+                    bases,
+                    think,
+                    practice,
+                    maestro,
+                    {"churn": churn, "spectators": watch},
+                ),
             )
             proc.start()
             workers.append((proc, mine))
@@ -804,6 +932,8 @@ def run(
                 f"| {seated} | {len(refused)} | {answered} |",
                 flush=True,
             )
+        if soak > 0:
+            soak_rows(ask, processes, pids, bases, work, soak)
         ask("stop", [None] * processes)
     finally:
         for proc, _ in workers:
@@ -839,6 +969,15 @@ def main() -> None:
         "--maestro", type=float, default=0.0, help="heads-up games against maestro a room"
     )
     parser.add_argument("--harness", type=int, default=1, help="harness processes")
+    parser.add_argument(
+        "--soak", type=float, default=0.0, help="then hold the last step this many minutes"
+    )
+    parser.add_argument(
+        "--churn", type=float, default=0.0, help="times a minute a player leaves and comes back"
+    )
+    parser.add_argument(
+        "--spectators", type=float, default=0.0, help="share of rooms a friend watches"
+    )
     parser.add_argument("--serve", default="", help="more arguments for tapete serve")
     parser.add_argument(
         "--processes",
@@ -867,6 +1006,9 @@ def main() -> None:
         not args.async_commit,
         args.maestro,
         args.practice_share,
+        args.soak,
+        args.churn,
+        args.spectators,
     )
 
 

@@ -34,6 +34,14 @@ HEALTH_TIMEOUT = 2.0
 """Seconds a dependency has to answer ``/salud``."""
 
 
+def running_tasks() -> int:
+    """The event loop's tasks (0 outside it: the registry reads its gauges once when made)."""
+    try:
+        return len(asyncio.all_tasks())
+    except RuntimeError:
+        return 0
+
+
 class Ops:
     def __init__(self, hall: Hall, open_sockets: Any) -> None:
         self.hall = hall
@@ -63,6 +71,11 @@ class Ops:
         rooms = self.hall.live.rooms.loaded() if started else []
         return {
             "tapete_sockets": ("Open sockets.", [], [([], float(self.open_sockets()))]),
+            "tapete_tasks": (
+                "The event loop's tasks (each socket, table, room, bot's wait, clock's…).",
+                [],
+                [([], float(running_tasks()))],
+            ),
             "tapete_games_open": (
                 "Games in memory (being played or looked at), by game.",
                 ["game"],
