@@ -26,6 +26,9 @@ searches (about 0.1 s of a core a decision, in the server's search processes: ``
 serve --search-workers``); their figures are printed apart, and the other columns are the
 other games' only — run it with and without, the same steps, to see what maestro's tables
 cost the rest. ``--idle``: nobody moves (the memory of an idle connected player).
+The server's door is on as ``tapete serve`` runs it (``Limits.full_cpu``: a full process
+refuses newcomers): a capacity run turns it off with ``--serve "--limit full_cpu=0"`` (rooms
+made faster than it lets in get 503s that this harness does not retry).
 ``--practice-share S``: the steps count players, S of them in practice games against three
 bots and the rest in rooms of four (1.0: practice alone); each practice player arrives by
 itself, and one a full server refuses (503) waits its ``Retry-After`` and asks again — the

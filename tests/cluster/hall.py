@@ -82,6 +82,24 @@ class Process:
 
 
 @contextlib.contextmanager
+def started(
+    folder: Path, names: str, db: str, redis: str, extra: Sequence[str] = ()
+) -> Iterator[list[Process]]:
+    """One process for each letter of ``names`` on ``db`` and ``redis``, started all at once
+    on an empty database (one migrates, the others wait), and stopped at the end."""
+    made = [Process(folder, name, db, redis, extra) for name in names]
+    for p in made:
+        p.launch()
+    try:
+        for p in made:
+            p.wait()
+        yield made
+    finally:
+        for p in made:
+            p.stop()
+
+
+@contextlib.contextmanager
 def caddy(folder: Path, ports: Sequence[int]) -> Iterator[str]:
     """Caddy with the Caddyfile an operator runs, in front of the processes on ``ports``;
     its URL."""

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.cluster.conftest import RedisServer
-from tests.cluster.hall import Process
+from tests.cluster.hall import Process, started
 from tests.cluster.test_processes import owner_of
 
 DRAIN = 1.0
@@ -28,14 +28,8 @@ TURN = 30.0
 @pytest.fixture
 def two(tmp_path: Path, fresh_postgres: str, redis_server: RedisServer) -> Iterator[list[Process]]:
     extra = ["--drain-seconds", str(DRAIN), "--turn-seconds", str(TURN)]
-    made = [Process(tmp_path, n, fresh_postgres, redis_server.url, extra) for n in "ab"]
-    for p in made:
-        p.launch()
-    for p in made:
-        p.wait()
-    yield made
-    for p in made:
-        p.stop()
+    with started(tmp_path, "ab", fresh_postgres, redis_server.url, extra) as made:
+        yield made
 
 
 def my_turn(ws: ClientConnection) -> tuple[dict[str, Any], float]:

@@ -19,7 +19,7 @@ import redis.asyncio as aioredis
 from tapete.server.edge.limits import Limits
 from tapete.throttle import SHARED_RETRY, SHARED_TIMEOUT, Counts
 from tests.cluster.conftest import RedisServer
-from tests.cluster.hall import Process
+from tests.cluster.hall import Process, started
 
 GUEST, OTHER = "guest-" + "a" * 18, "guest-" + "b" * 18
 
@@ -86,14 +86,8 @@ async def test_without_an_answer_from_redis_each_process_counts_alone(
 def two_processes(
     tmp_path: Path, fresh_postgres: str, redis_server: RedisServer
 ) -> Iterator[list[Process]]:
-    made = [Process(tmp_path, name, fresh_postgres, redis_server.url) for name in "ab"]
-    for p in made:
-        p.launch()
-    for p in made:
-        p.wait()
-    yield made
-    for p in made:
-        p.stop()
+    with started(tmp_path, "ab", fresh_postgres, redis_server.url) as made:
+        yield made
 
 
 def test_the_eleventh_wrong_code_is_refused_whichever_process_gets_it(

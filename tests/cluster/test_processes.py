@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tapete.games import guerra
 from tests.cluster.conftest import RedisServer
-from tests.cluster.hall import Process, caddy
+from tests.cluster.hall import Process, caddy, started
 from tests.servers import wait_until_up
 
 
@@ -26,14 +26,8 @@ from tests.servers import wait_until_up
 def processes(
     tmp_path: Path, fresh_postgres: str, redis_server: RedisServer
 ) -> Iterator[list[Process]]:
-    made = [Process(tmp_path, name, fresh_postgres, redis_server.url) for name in "abc"]
-    for p in made:  # all at once, on an empty database: one migrates, the others wait
-        p.launch()
-    for p in made:
-        p.wait()
-    yield made
-    for p in made:
-        p.stop()
+    with started(tmp_path, "abc", fresh_postgres, redis_server.url) as made:
+        yield made
 
 
 @pytest.fixture
