@@ -22,6 +22,9 @@ def full_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+@pytest.mark.console_errors(  # (the refusal itself: the page a 503 carries)
+    r"status of 503 \(Service Unavailable\) @ http://[\d.:]+/onecard/nueva$"
+)
 @pytest.mark.parametrize(
     ("lang", "size", "title", "button"),
     [
