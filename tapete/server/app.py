@@ -190,15 +190,19 @@ def create_app(
         Route("/{kind}/guia/{page}", pages.guide),
     ]
 
+    def wants_json(request: Request) -> bool:
+        """A refusal is JSON for the API and for scripts, a page for a browser's form."""
+        return request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
+            "accept", ""
+        )
+
     def refuse(scope: Scope, code: str, status: int) -> Response:
         """The edge's refusal in the player's language: JSON for the API and for scripts,
         a page for a browser's form."""
         request = Request(scope)
         lang = lang_of(request)
         words = describe(code, lang)
-        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
-            "accept", ""
-        ):
+        if wants_json(request):
             body = {"type": "error", "code": code, "error": code, "message": words}
             return JSONResponse(body, status_code=status)
         return pages.render(request, "refused.html", status=status, message=words)
@@ -216,9 +220,7 @@ def create_app(
         lang = lang_of(request)
         words = describe("unavailable", lang)
         headers = {"retry-after": str(RETRY_AFTER)}
-        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
-            "accept", ""
-        ):
+        if wants_json(request):
             body = {"error": "unavailable", "message": words}
             return JSONResponse(body, status_code=503, headers=headers)
         page = pages.render(request, "refused.html", status=503, message=words)
@@ -232,9 +234,7 @@ def create_app(
         code = exc.code if isinstance(exc, Full) else "full"
         words = describe(code, lang)
         headers = {"retry-after": str(FULL_RETRY_AFTER)}
-        if request.url.path.startswith("/api/") or "text/html" not in request.headers.get(
-            "accept", ""
-        ):
+        if wants_json(request):
             body = {"error": code, "message": words}
             return JSONResponse(body, status_code=503, headers=headers)
         back = request.url.path if request.method == "GET" else "/"

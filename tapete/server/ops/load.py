@@ -47,8 +47,9 @@ full process»)."""
 
 
 class Load:
-    """This process's CPU share and its loop's lag over the last :data:`WINDOW` seconds
-    (:meth:`run` samples them; :meth:`sample` takes one).
+    """The event loop's thread's CPU share and the loop's lag over the last :data:`WINDOW`
+    seconds (:meth:`run` samples them; :meth:`sample` takes one), and the newcomers let in
+    lately (:meth:`admit`).
 
     >>> now, used = [0.0], [0.0]
     >>> load = Load(0.75, cpu=lambda: used[0], clock=lambda: now[0])
@@ -75,7 +76,7 @@ class Load:
         self.samples: deque[tuple[float, float, float]] = deque()
         """(wall time, CPU time, the tick's lag), the last WINDOW seconds'."""
         self.refused = 0
-        """Arrivals refused so far (``tapete_arrivals_refused_total``)."""
+        """Arrivals refused so far (``tapete_arrivals_refused``)."""
         self.sample(0.0)
 
     def sample(self, lag: float) -> None:
