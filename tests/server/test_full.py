@@ -242,3 +242,26 @@ def test_only_the_loops_thread_counts() -> None:
     load.sample(0.0)
     (_, before, _), (_, after, _) = load.samples[0], load.samples[-1]
     assert after - before < 0.1  # (the other thread's 0.2 s of CPU: not this one's)
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "words"),
+    [
+        ("es", "Un momento", "Estamos poniendo la sala al día"),
+        ("en", "Just a moment", "We are updating the hall"),
+    ],
+)
+def test_a_stopping_process_tells_newcomers_to_come_back_in_seconds(
+    client: TestClient, lang: str, title: str, words: str
+) -> None:
+    """Draining (a deploy's SIGTERM): a new game is refused, in words of its own."""
+    hall(client).draining = True
+    player = browser(client, lang)
+    page = player.post(
+        "/guerra/nueva", data={}, headers={"accept": "text/html"}, follow_redirects=False
+    )
+    assert page.status_code == 503 and page.headers["retry-after"] == str(RETRY_AFTER)
+    assert f"<h1>{title}</h1>" in page.text and words in page.text
+    api = player.post("/api/guerra/nueva", json={"config": {}})
+    assert api.status_code == 503 and api.json()["error"] == "restarting"
+    assert seen_from(client, "203.0.113.7").get("/salud").json() == {"ok": True, "draining": True}
