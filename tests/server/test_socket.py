@@ -231,19 +231,24 @@ def test_stock_sockets_keep_their_handshake(client: TestClient, h: Any) -> None:
     game_id = h.new_game(client)
     with client.websocket_connect("/ws", headers={"accept-language": "en"}) as ws:
         assert join(ws, game_id)["seat"] == 0
-        sockets = [
-            o for o in gc.get_objects() if isinstance(o, WebSocket) and o.scope["path"] == "/ws"
-        ]
+        sockets = open_sockets()
         assert sockets and all(s.scope["headers"] != [] for s in sockets)
+
+
+def open_sockets() -> list[WebSocket]:
+    """The server's sockets for ``/ws`` alive now. ``type()``, not ``isinstance()``: the
+    collector's list may hold a weak proxy whose object is gone, and ``isinstance`` on it
+    raises (it asks the dead object for its ``__class__``)."""
+    return [
+        o for o in gc.get_objects() if issubclass(type(o), WebSocket) and o.scope["path"] == "/ws"
+    ]
 
 
 def forgets_its_handshake(client: TestClient, h: Any) -> None:
     game_id = h.new_game(client)
     with client.websocket_connect("/ws", headers={"accept-language": "en"}) as ws:
         assert join(ws, game_id)["seat"] == 0  # the guest, from the cookie
-        sockets = [
-            o for o in gc.get_objects() if isinstance(o, WebSocket) and o.scope["path"] == "/ws"
-        ]
+        sockets = open_sockets()
         assert sockets and all(s.scope["headers"] == [] for s in sockets)
         assert not any("_headers" in s.__dict__ or "_cookies" in s.__dict__ for s in sockets)
         ws.send_json({"type": "move", "version": 7, "move": {"type": "turn"}})
