@@ -69,6 +69,12 @@ BATCH_START_SECONDS = Histogram(
     buckets=LATENCY_BUCKETS,
     registry=None,
 )
+WRITE_BUSY = Counter(
+    "tapete_write_busy",
+    "SQLite: the store's other writes (rooms, logros, accounts…) rolled back and tried again "
+    "1 ms later because another connection held the write lock.",
+    registry=None,
+)
 COMMIT_BUSY = Counter(
     "tapete_commit_busy",
     "SQLite: batches put back (and tried again 1 ms later) because another connection held "
@@ -102,6 +108,7 @@ OWN = (
     WRITER_WAIT_SECONDS,
     BATCH_START_SECONDS,
     COMMIT_BUSY,
+    WRITE_BUSY,
     BOT_SECONDS,
     ERRORS,
     SOCKETS_OPENED,

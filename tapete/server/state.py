@@ -186,7 +186,7 @@ class WriteHealth:
             return False
         self.probed_at = now
         try:
-            await probe(store.engine)
+            await probe(store.tx)
         except Exception:  # (its error was heard: still failing)
             return False
         self.wrote()

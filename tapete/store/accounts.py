@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from tapete.accounts import (
     CODE_SECONDS,
@@ -42,6 +43,9 @@ from tapete.store.models import (
     RoomSeatRow,
     aware,
 )
+
+if TYPE_CHECKING:
+    from tapete.store.transactions import Transactions
 
 Checked = Literal["ok", "wrong", "expired", "too_many"]
 Bought = Literal["ok", "owned", "poor"]
@@ -74,8 +78,9 @@ class Claim:
 
 
 class Accounts:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], tx: Transactions) -> None:
         self.sessions = sessions
+        self.tx = tx
 
     async def get(self, guest: str) -> Account | None:
         async with self.sessions() as s:
@@ -104,8 +109,11 @@ class Accounts:
         allowed = {"name", "avatar", "lang", "tz"}
         assert set(fields) <= allowed, set(fields) - allowed
         if fields:
-            async with self.sessions.begin() as s:
-                await s.execute(update(Guest).where(Guest.id == guest).values(**fields))
+
+            def write(s: Session) -> None:
+                s.execute(update(Guest).where(Guest.id == guest).values(**fields))
+
+            await self.tx.run(write)
 
     async def by_email(self, email: str) -> str | None:
         """The account an address is linked to (compared without case)."""
@@ -159,8 +167,9 @@ class Accounts:
         mine = (
             MailCode.requester.is_(None) if requester is None else MailCode.requester == requester
         )
-        async with self.sessions.begin() as s:
-            await s.execute(
+
+        def write(s: Session) -> None:
+            s.execute(
                 update(MailCode)
                 .where(
                     MailCode.purpose == purpose,
@@ -181,6 +190,8 @@ class Accounts:
                     expires_at=now + timedelta(seconds=CODE_SECONDS),
                 )
             )
+
+        await self.tx.run(write)
 
     async def check_code(
         self,
@@ -211,9 +222,10 @@ class Accounts:
         if requester is not None:
             live = live.where(MailCode.requester == requester)
         code_id = live.order_by(MailCode.id.desc()).limit(1).scalar_subquery()
-        async with self.sessions.begin() as s:
+
+        def write(s: Session) -> tuple[Checked, str | None]:
             claimed = (
-                await s.execute(
+                s.execute(
                     update(MailCode)
                     .where(
                         MailCode.id == code_id,
@@ -226,14 +238,14 @@ class Accounts:
                 )
             ).first()
             if claimed is None:  # why not: no live code, no tries left, or too late
-                row = await s.scalar(select(MailCode).where(MailCode.id == code_id))
+                row = s.scalar(select(MailCode).where(MailCode.id == code_id))
                 if row is None:
                     return "wrong", None
                 return ("too_many" if row.tries >= CODE_TRIES else "expired"), None
             row_id, sent_to, digest = claimed
             if not same_digest(digest_of(sent_to), digest):
                 return "wrong", None
-            done = await s.execute(
+            done = s.execute(
                 update(MailCode)
                 .where(MailCode.id == row_id, MailCode.used.is_(False))
                 .values(used=True)
@@ -242,20 +254,28 @@ class Accounts:
                 return "wrong", None
             return "ok", sent_to
 
+        return await self.tx.run(write)
+
     async def link(self, guest: str, email: str) -> bool:
         """Link ``email`` to ``guest``; False if another account has it."""
-        async with self.sessions.begin() as s:
-            other = await s.scalar(
+
+        def write(s: Session) -> bool:
+            other = s.scalar(
                 select(Guest.id).where(func.lower(Guest.email) == email.lower(), Guest.id != guest)
             )
             if other is not None:
                 return False
-            await s.execute(update(Guest).where(Guest.id == guest).values(email=email))
+            s.execute(update(Guest).where(Guest.id == guest).values(email=email))
             return True
 
+        return await self.tx.run(write)
+
     async def unlink(self, guest: str) -> None:
-        async with self.sessions.begin() as s:
-            await s.execute(update(Guest).where(Guest.id == guest).values(email=None))
+
+        def write(s: Session) -> None:
+            s.execute(update(Guest).where(Guest.id == guest).values(email=None))
+
+        await self.tx.run(write)
 
     # coins
 
@@ -265,8 +285,9 @@ class Accounts:
         it was made in, :func:`tapete.accounts.fix_day`), so a zone changed since moves
         neither. The balance, the streak and the next window change in one conditional
         ``UPDATE``."""
-        async with self.sessions.begin() as s:
-            row = await s.get(Guest, guest)
+
+        def write(s: Session) -> Claim | None:
+            row = s.get(Guest, guest)
             if row is None:
                 return None
             last = aware(row.claimed_at)
@@ -279,7 +300,7 @@ class Accounts:
             granted = daily_grant(streak)
             next_opens, next_keeps = fix_day(now, row.tz, opens)
             claimed = Guest.claimed_at.is_(None) if last is None else Guest.claimed_at == last
-            done = await s.execute(
+            done = s.execute(
                 update(Guest)
                 .where(Guest.id == guest, claimed)
                 .values(
@@ -292,10 +313,12 @@ class Accounts:
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # (another tab claimed it)
                 return None
-            coins = await s.scalar(select(Guest.coins).where(Guest.id == guest))
+            coins = s.scalar(select(Guest.coins).where(Guest.id == guest))
             assert coins is not None
             s.add(CoinEntry(guest=guest, delta=granted, reason="daily", balance=coins, at=now))
             return Claim(granted, coins, streak)
+
+        return await self.tx.run(write)
 
     # cosmetics
 
@@ -304,37 +327,43 @@ class Accounts:
         there are enough (one conditional ``UPDATE``), and the item is written once (its
         row's key is the player and the item): two tabs buying at once pay once."""
         try:
-            async with self.sessions.begin() as s:
-                paid = await s.execute(
+
+            def write(s: Session) -> Bought:
+                paid = s.execute(
                     update(Guest)
                     .where(Guest.id == guest, Guest.coins >= price)
                     .values(coins=Guest.coins - price)
                 )
                 if paid.rowcount != 1:  # type: ignore[attr-defined]
-                    owned = await s.scalar(
+                    owned = s.scalar(
                         select(Owned.item).where(Owned.guest == guest, Owned.item == item)
                     )
                     return "owned" if owned is not None else "poor"
                 s.add(Owned(guest=guest, item=item, price=price, bought_at=now))
-                await s.flush()  # (a second purchase fails here, and nothing is paid)
-                coins = await s.scalar(select(Guest.coins).where(Guest.id == guest))
+                s.flush()  # (a second purchase fails here, and nothing is paid)
+                coins = s.scalar(select(Guest.coins).where(Guest.id == guest))
                 assert coins is not None
                 s.add(
                     CoinEntry(
                         guest=guest, delta=-price, reason=f"buy:{item}", balance=coins, at=now
                     )
                 )
+                return "ok"
+
+            return await self.tx.run(write)
         except IntegrityError:
             return "owned"
-        return "ok"
 
     async def equip(self, guest: str, slot: str, item: str) -> None:
         """Wear ``item`` in ``slot`` (the caller checked it is owned or free)."""
-        async with self.sessions.begin() as s:
-            row = await s.get(Guest, guest, with_for_update=True)
+
+        def write(s: Session) -> None:
+            row = s.get(Guest, guest, with_for_update=True)
             if row is None:
                 return
             row.equipped = {**(row.equipped or {}), slot: item}
+
+        await self.tx.run(write)
 
     async def revoked(self, since: datetime | None = None) -> list[tuple[str, datetime]]:
         """The guests revoked (their account deleted), since ``since`` if given: each with
@@ -433,20 +462,21 @@ class Accounts:
         browser kept, a stolen one), so nobody can act as them in the games that point at
         it, which stay whole."""
         games = await self.games(guest, limit=100_000)
-        async with self.sessions.begin() as s:
-            await s.merge(RevokedGuest(id=guest, at=now))
-            await s.execute(
+
+        def write(s: Session) -> None:
+            s.merge(RevokedGuest(id=guest, at=now))
+            s.execute(
                 delete(MailCode).where(or_(MailCode.guest == guest, MailCode.requester == guest))
             )
-            await s.execute(delete(Owned).where(Owned.guest == guest))
-            await s.execute(delete(CoinEntry).where(CoinEntry.guest == guest))
-            await s.execute(delete(RatingChangeRow).where(RatingChangeRow.guest == guest))
-            await s.execute(delete(RatingRow).where(RatingRow.guest == guest))
-            await s.execute(delete(LeavingRow).where(LeavingRow.guest == guest))
-            await s.execute(
+            s.execute(delete(Owned).where(Owned.guest == guest))
+            s.execute(delete(CoinEntry).where(CoinEntry.guest == guest))
+            s.execute(delete(RatingChangeRow).where(RatingChangeRow.guest == guest))
+            s.execute(delete(RatingRow).where(RatingRow.guest == guest))
+            s.execute(delete(LeavingRow).where(LeavingRow.guest == guest))
+            s.execute(
                 delete(BlockRow).where(or_(BlockRow.guest == guest, BlockRow.blocked == guest))
             )
-            await s.execute(update(RoomSeatRow).where(RoomSeatRow.guest == guest).values(name=None))
+            s.execute(update(RoomSeatRow).where(RoomSeatRow.guest == guest).values(name=None))
             for g in games:
                 seats = [
                     {k: v for k, v in seat.items() if k not in ("name", "worn")}
@@ -454,8 +484,8 @@ class Accounts:
                     else seat
                     for seat in g.seats
                 ]
-                await s.execute(update(GameRow).where(GameRow.id == g.id).values(seats=seats))
-            await s.execute(
+                s.execute(update(GameRow).where(GameRow.id == g.id).values(seats=seats))
+            s.execute(
                 update(Guest)
                 .where(Guest.id == guest)
                 .values(
@@ -473,6 +503,8 @@ class Accounts:
                     public_name=None,
                 )
             )
+
+        await self.tx.run(write)
 
 
 def _iso(value: datetime | None) -> str | None:

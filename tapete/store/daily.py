@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from tapete.store.models import DailyRow, GameRow, Guest, aware
+
+if TYPE_CHECKING:
+    from tapete.store.transactions import Transactions
 
 
 class AlreadyPlayed(Exception):
@@ -48,8 +52,9 @@ class DailyGame:
 
 
 class Daily:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], tx: Transactions) -> None:
         self.sessions = sessions
+        self.tx = tx
 
     async def attempt(self, day: date, kind: str, guest: str) -> str | None:
         """The game of ``guest``'s attempt at the day's deal, if they made one."""
@@ -91,13 +96,16 @@ class Daily:
         """Keep the results of finished attempts (by guest), read once from their games."""
         if not results:
             return
-        async with self.sessions.begin() as s:
+
+        def write(s: Session) -> None:
             for guest, result in results.items():
-                await s.execute(
+                s.execute(
                     update(DailyRow)
                     .where(DailyRow.day == day, DailyRow.kind == kind, DailyRow.guest == guest)
                     .values(result=result)
                 )
+
+        await self.tx.run(write)
 
     async def days(self, guest: str) -> list[date]:
         """The days ``guest`` played a deal of the day (any game), newest first."""
@@ -106,7 +114,7 @@ class Daily:
             return sorted(set(rows), reverse=True)
 
 
-def add_attempt(s: AsyncSession, day: date, kind: str, guest: str, game_id: str) -> None:
+def add_attempt(s: Session, day: date, kind: str, guest: str, game_id: str) -> None:
     """The attempt, in the transaction that makes its game (a second one for the same day,
     game and player breaks the key: :class:`AlreadyPlayed`)."""
     s.add(DailyRow(day=day, kind=kind, guest=guest, game_id=game_id, result=None))

@@ -8,12 +8,14 @@ writes fail; an HTTP write that meets one answers ``503 unavailable``, a move ``
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, insert
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tapete.store.models import Setting
+
+if TYPE_CHECKING:
+    from tapete.store.transactions import Transactions
 
 SQLITE_CANNOT_WRITE = frozenset({8, 10, 13})
 """SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL (the low byte of an extended code)."""
@@ -36,12 +38,10 @@ def cannot_write(exc: BaseException) -> bool:
     return False
 
 
-async def probe(engine: AsyncEngine) -> None:
+async def probe(tx: Transactions) -> None:
     """Write something and take it back, each in a transaction of its own (a row of half a
     kilobyte: enough to need room the database may not have). Raises the database's error
     if it cannot."""
     key = f"probe:{secrets.token_hex(6)}"
-    async with engine.begin() as conn:
-        await conn.execute(insert(Setting).values(key=key, value="." * 500))
-    async with engine.begin() as conn:
-        await conn.execute(delete(Setting).where(Setting.key == key))
+    await tx.run(lambda s: s.execute(insert(Setting).values(key=key, value="." * 500)))
+    await tx.run(lambda s: s.execute(delete(Setting).where(Setting.key == key)))

@@ -7,12 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from tapete.store.models import GameRow, LogroGameRow, LogroRow, aware
+
+if TYPE_CHECKING:
+    from tapete.store.transactions import Transactions
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +28,9 @@ class Progress:
 
 
 class Logros:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], tx: Transactions) -> None:
         self.sessions = sessions
+        self.tx = tx
 
     async def count(
         self,
@@ -39,31 +45,34 @@ class Logros:
         each of ``sets`` becomes it (a streak, the games tried: never lower); the logros
         that reach their goal now are earned by this game (returned). None, and nothing
         changed: the game was counted for them already."""
-        earned: list[str] = []
+
+        def write(s: Session) -> list[str]:
+            earned: list[str] = []
+            s.add(LogroGameRow(game_id=game_id, guest=guest))
+            s.flush()
+            keys = set(adds) | set(sets)
+            rows = s.scalars(
+                select(LogroRow).where(LogroRow.guest == guest, LogroRow.key.in_(keys))
+            )
+            have = {r.key: r for r in rows}
+            for key in sorted(keys):
+                row = have.get(key)
+                if row is None:
+                    row = LogroRow(guest=guest, key=key, progress=0)
+                    s.add(row)
+                new = row.progress + adds.get(key, 0)
+                if key in sets:
+                    new = max(new, sets[key])
+                if row.earned_at is None and new >= goals[key]:
+                    row.earned_at, row.game_id = now, game_id
+                    earned.append(key)
+                row.progress = new
+            return earned
+
         try:
-            async with self.sessions.begin() as s:
-                s.add(LogroGameRow(game_id=game_id, guest=guest))
-                await s.flush()
-                keys = set(adds) | set(sets)
-                rows = await s.scalars(
-                    select(LogroRow).where(LogroRow.guest == guest, LogroRow.key.in_(keys))
-                )
-                have = {r.key: r for r in rows}
-                for key in sorted(keys):
-                    row = have.get(key)
-                    if row is None:
-                        row = LogroRow(guest=guest, key=key, progress=0)
-                        s.add(row)
-                    new = row.progress + adds.get(key, 0)
-                    if key in sets:
-                        new = max(new, sets[key])
-                    if row.earned_at is None and new >= goals[key]:
-                        row.earned_at, row.game_id = now, game_id
-                        earned.append(key)
-                    row.progress = new
+            return await self.tx.run(write)
         except IntegrityError:
             return None
-        return earned
 
     async def kinds(self, guest: str) -> set[str]:
         """The games ``guest`` has finished one of (counted)."""
@@ -96,9 +105,12 @@ class Logros:
 
     async def wipe(self) -> None:
         """Forget every count (before counting every game again: ``tapete logros``)."""
-        async with self.sessions.begin() as s:
-            await s.execute(delete(LogroRow))
-            await s.execute(delete(LogroGameRow))
+
+        def write(s: Session) -> None:
+            s.execute(delete(LogroRow))
+            s.execute(delete(LogroGameRow))
+
+        await self.tx.run(write)
 
     async def finished(self) -> list[str]:
         """Every finished game, in the order they ended (to count them all again)."""

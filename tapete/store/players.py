@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from tapete.ratings import NEW, PROVISIONAL_SIGMA, Rating, Seat, places, rate
 from tapete.store.models import (
@@ -28,6 +29,9 @@ from tapete.store.models import (
     ReportRow,
     aware,
 )
+
+if TYPE_CHECKING:
+    from tapete.store.transactions import Transactions
 
 LEADERBOARD: Final = 100
 """The rows of a leaderboard."""
@@ -137,8 +141,9 @@ def write_ratings(
 
 
 class Players:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], tx: Transactions) -> None:
         self.sessions = sessions
+        self.tx = tx
 
     # ratings
 
@@ -240,8 +245,11 @@ class Players:
     async def set_public_name(self, guest: str, key: str | None) -> None:
         """The name strangers see, as chosen (checked by the caller against the lists);
         None: back to the drawn one."""
-        async with self.sessions.begin() as s:
-            await s.execute(update(Guest).where(Guest.id == guest).values(public_name=key))
+
+        def write(s: Session) -> None:
+            s.execute(update(Guest).where(Guest.id == guest).values(public_name=key))
+
+        await self.tx.run(write)
 
     async def public_names(self, guests: Sequence[str]) -> dict[str, str | None]:
         """Each guest's chosen public name (None: drawn)."""
@@ -254,18 +262,24 @@ class Players:
 
     async def block(self, guest: str, other: str, now: datetime) -> bool:
         """``guest`` blocks ``other``; False if they already had (nothing changes)."""
-        async with self.sessions.begin() as s:
-            if await s.get(BlockRow, (guest, other)) is not None:
+
+        def write(s: Session) -> bool:
+            if s.get(BlockRow, (guest, other)) is not None:
                 return False
             s.add(BlockRow(guest=guest, blocked=other, at=now))
             return True
 
+        return await self.tx.run(write)
+
     async def unblock(self, guest: str, other: str) -> bool:
-        async with self.sessions.begin() as s:
-            done = await s.execute(
+
+        def write(s: Session) -> bool:
+            done = s.execute(
                 delete(BlockRow).where(BlockRow.guest == guest, BlockRow.blocked == other)
             )
             return bool(getattr(done, "rowcount", 0))
+
+        return await self.tx.run(write)
 
     async def blocked(self, guest: str) -> list[str]:
         """Whom ``guest`` blocked, the last first."""
@@ -293,8 +307,9 @@ class Players:
         """A report; False if ``reporter`` already reported ``reported`` for that game (one
         report a game: pressing twice changes nothing)."""
         assert reason in REASONS, reason
-        async with self.sessions.begin() as s:
-            same = await s.scalar(
+
+        def write(s: Session) -> bool:
+            same = s.scalar(
                 select(func.count()).where(
                     ReportRow.reporter == reporter,
                     ReportRow.reported == reported,
@@ -317,6 +332,8 @@ class Players:
             )
             return True
 
+        return await self.tx.run(write)
+
     async def reports(self, status: str | None = "open") -> list[Report]:
         """Reports, the oldest first (``status`` None: all)."""
         query = select(ReportRow).order_by(ReportRow.at, ReportRow.id)
@@ -332,35 +349,44 @@ class Players:
     async def ban(self, guest: str, now: datetime) -> bool:
         """Keep ``guest`` from playing with people; their open reports are closed as
         ``banned``. False if there is no such guest."""
-        async with self.sessions.begin() as s:
-            done = await s.execute(update(Guest).where(Guest.id == guest).values(banned_at=now))
+
+        def write(s: Session) -> bool:
+            done = s.execute(update(Guest).where(Guest.id == guest).values(banned_at=now))
             if not getattr(done, "rowcount", 0):
                 return False
-            await s.execute(
+            s.execute(
                 update(ReportRow)
                 .where(ReportRow.reported == guest, ReportRow.status == "open")
                 .values(status="banned")
             )
             return True
 
+        return await self.tx.run(write)
+
     async def unban(self, guest: str) -> bool:
-        async with self.sessions.begin() as s:
-            done = await s.execute(
+
+        def write(s: Session) -> bool:
+            done = s.execute(
                 update(Guest)
                 .where(Guest.id == guest, Guest.banned_at.is_not(None))
                 .values(banned_at=None)
             )
             return bool(getattr(done, "rowcount", 0))
 
+        return await self.tx.run(write)
+
     async def dismiss(self, report: int) -> bool:
         """An operator looked at an open report and found nothing to do."""
-        async with self.sessions.begin() as s:
-            done = await s.execute(
+
+        def write(s: Session) -> bool:
+            done = s.execute(
                 update(ReportRow)
                 .where(ReportRow.id == report, ReportRow.status == "open")
                 .values(status="dismissed")
             )
             return bool(getattr(done, "rowcount", 0))
+
+        return await self.tx.run(write)
 
     async def banned(self, guest: str) -> bool:
         async with self.sessions() as s:
@@ -370,9 +396,12 @@ class Players:
 
     async def left(self, guest: str, game_id: str, now: datetime) -> None:
         """``guest`` left a quick-play game (or lost their seat to timeouts): once a game."""
-        async with self.sessions.begin() as s:
-            if await s.get(LeavingRow, (game_id, guest)) is None:
+
+        def write(s: Session) -> None:
+            if s.get(LeavingRow, (game_id, guest)) is None:
                 s.add(LeavingRow(game_id=game_id, guest=guest, at=now))
+
+        await self.tx.run(write)
 
     async def leavings(self, guest: str, since: datetime) -> list[datetime]:
         """When ``guest`` left quick-play games since ``since``, the oldest first."""

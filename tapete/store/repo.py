@@ -1,7 +1,9 @@
 """The repository the rooms use: games, their move logs, guests, settings.
 
 Every write is one transaction; :meth:`Store.append_move` commits a move (and the
-game's new version and status) before the room tells anyone about it.
+game's new version and status) before the room tells anyone about it. Moves go through the
+group commit (:mod:`tapete.store.writer`), every other write through
+:class:`~tapete.store.transactions.Transactions` (on SQLite: in one go on the loop).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from tapete.store.accounts import Accounts
@@ -28,6 +31,7 @@ from tapete.store.daily import AlreadyPlayed, Daily, add_attempt
 from tapete.store.logros import Logros
 from tapete.store.models import AnalysisRow, GameRow, Guest, MoveRow, RoomRow, RoomSeatRow, Setting
 from tapete.store.players import Players, Rated
+from tapete.store.transactions import Transactions
 from tapete.store.writer import MoveWriter, StaleWrite
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -219,15 +223,18 @@ class Store:
             event.listen(writing, "connect", _sqlite_writer if on_loop else _sqlite_thread)
             event.listen(writing, "begin", _begin_immediate)
         self.writer = MoveWriter(writing, utcnow, observe, on_loop)
-        self.accounts = Accounts(self.sessions)
+        self.tx = Transactions(self.sessions, writing if self.writer.on_loop else None)
+        """Every write but the moves' (:mod:`tapete.store.transactions`)."""
+        self.tx.started = self.writer.checkpointing
+        self.accounts = Accounts(self.sessions, self.tx)
         """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
-        self.players = Players(self.sessions)
-        self.daily = Daily(self.sessions)
-        self.logros = Logros(self.sessions)
-        """Logros: progress and the games counted (:mod:`tapete.store.logros`)."""
-        """The deals of the day: attempts and results (:mod:`tapete.store.daily`)."""
+        self.players = Players(self.sessions, self.tx)
         """Ratings, leaderboards, public names, blocks, reports, bans, leavings
         (:mod:`tapete.store.players`)."""
+        self.daily = Daily(self.sessions, self.tx)
+        """The deals of the day: attempts and results (:mod:`tapete.store.daily`)."""
+        self.logros = Logros(self.sessions, self.tx)
+        """Logros: progress and the games counted (:mod:`tapete.store.logros`)."""
 
     async def close(self) -> None:
         await self.writer.close()
@@ -244,12 +251,15 @@ class Store:
         """The key that signs guest cookies, made once and kept in the database (processes
         starting together agree on one: the first insert wins)."""
         insert = postgresql_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        async with self.sessions.begin() as s:
+
+        def write(s: Session) -> str:
             made = insert(Setting).values(key="secret", value=secrets.token_urlsafe(32))
-            await s.execute(made.on_conflict_do_nothing())
-            row = await s.get(Setting, "secret")
+            s.execute(made.on_conflict_do_nothing())
+            row = s.get(Setting, "secret")
             assert row is not None
             return row.value
+
+        return await self.tx.run(write)
 
     def _insert_guest(self) -> Any:
         """``INSERT INTO guests`` in the database's own dialect (for ``ON CONFLICT``)."""
@@ -259,8 +269,11 @@ class Store:
 
     async def ensure_guest(self, guest_id: str) -> None:
         """The guest exists: one statement, so requests racing on a first visit all pass."""
-        async with self.sessions.begin() as s:
-            await s.execute(self._insert_guest().values(id=guest_id).on_conflict_do_nothing())
+        await self.tx.run(lambda s: self._ensure_guests(s, [guest_id]))
+
+    def _ensure_guests(self, s: Session, guests: list[str]) -> None:
+        for guest_id in guests:
+            s.execute(self._insert_guest().values(id=guest_id).on_conflict_do_nothing())
 
     # games
 
@@ -279,34 +292,37 @@ class Store:
         """A new game. With ``daily``, it is ``owner``'s attempt at that day's deal of its
         game, made in the same transaction: :class:`AlreadyPlayed` (nothing made) when they
         have one."""
-        await self.ensure_guest(owner)
+
+        def write(s: Session) -> GameRecord:
+            self._ensure_guests(s, [owner])
+            for _ in range(10):
+                game_id = secrets.token_urlsafe(9)[:12]
+                if s.get(GameRow, game_id) is None:
+                    break
+            row = GameRow(
+                id=game_id,
+                kind=kind,
+                config=config,
+                seed=seed,
+                seats=seats,
+                owner=owner,
+                status="active",
+                version=0,
+                outcome=None,
+                position=position,
+                room_id=room_id,
+                rated=rated,
+                updated_at=utcnow(),
+            )
+            s.add(row)
+            s.flush()
+            if daily is not None:
+                add_attempt(s, daily, kind, owner, game_id)
+                s.flush()
+            return GameRecord.of(row)
+
         try:
-            async with self.sessions.begin() as s:
-                for _ in range(10):
-                    game_id = secrets.token_urlsafe(9)[:12]
-                    if await s.get(GameRow, game_id) is None:
-                        break
-                row = GameRow(
-                    id=game_id,
-                    kind=kind,
-                    config=config,
-                    seed=seed,
-                    seats=seats,
-                    owner=owner,
-                    status="active",
-                    version=0,
-                    outcome=None,
-                    position=position,
-                    room_id=room_id,
-                    rated=rated,
-                    updated_at=utcnow(),
-                )
-                s.add(row)
-                await s.flush()
-                if daily is not None:
-                    add_attempt(s, daily, kind, owner, game_id)
-                    await s.flush()
-                return GameRecord.of(row)
+            return await self.tx.run(write)
         except IntegrityError:  # (only an attempt's key can be taken: the id is drawn free)
             made = await self.daily.attempt(daily, kind, owner) if daily is not None else None
             if made is None:
@@ -333,9 +349,12 @@ class Store:
 
     async def save_analysis(self, game_id: str, seat: int, result: dict[str, Any]) -> None:
         """Keep an analysis (made once: a second one for the same seat changes nothing)."""
-        async with self.sessions.begin() as s:
-            if await s.get(AnalysisRow, (game_id, seat)) is None:
+
+        def write(s: Session) -> None:
+            if s.get(AnalysisRow, (game_id, seat)) is None:
                 s.add(AnalysisRow(game_id=game_id, seat=seat, result=result, made_at=utcnow()))
+
+        await self.tx.run(write)
 
     async def logs(self, game_ids: list[str]) -> dict[str, list[LoggedMove]]:
         """The move logs of several games at once (a restart's), each in order."""
@@ -425,11 +444,9 @@ class Store:
             return row.name if row is not None else None
 
     async def set_guest_name(self, guest_id: str, name: str) -> None:
-        async with self.sessions.begin() as s:
-            insert = self._insert_guest().values(id=guest_id, name=name)
-            await s.execute(
-                insert.on_conflict_do_update(index_elements=["id"], set_={"name": name})
-            )
+        insert = self._insert_guest().values(id=guest_id, name=name)
+        upsert = insert.on_conflict_do_update(index_elements=["id"], set_={"name": name})
+        await self.tx.run(lambda s: s.execute(upsert))
 
     # private rooms
 
@@ -443,35 +460,35 @@ class Store:
     ) -> RoomRecord:
         """A new room with a random six-digit code no open room has (never sequential, not
         derived from any id); ``quick``: a table of strangers («Jugar ahora»)."""
-        for guest in {host} | {s["guest"] for s in seats if isinstance(s.get("guest"), str)}:
-            await self.ensure_guest(guest)
+        guests = sorted({host} | {s["guest"] for s in seats if isinstance(s.get("guest"), str)})
+        await self.tx.run(lambda s: self._ensure_guests(s, guests))
+
+        def write(s: Session, code: str) -> RoomRecord:
+            row = RoomRow(
+                id=secrets.token_urlsafe(9)[:12],
+                code=code,
+                kind=kind,
+                options=options,
+                host=host,
+                status="lobby",
+                version=0,
+                game_id=None,
+                games=0,
+                quick=quick,
+            )
+            s.add(row)
+            s.flush()
+            rows = [_seat_row(row.id, n, seat) for n, seat in enumerate(seats)]
+            s.add_all(rows)
+            s.flush()
+            return RoomRecord.of(row, rows)
+
         for _ in range(50):
             code = f"{secrets.randbelow(10**6):06d}"
-            room_id = secrets.token_urlsafe(9)[:12]
             try:
-                async with self.sessions.begin() as s:
-                    s.add(
-                        RoomRow(
-                            id=room_id,
-                            code=code,
-                            kind=kind,
-                            options=options,
-                            host=host,
-                            status="lobby",
-                            version=0,
-                            game_id=None,
-                            games=0,
-                            quick=quick,
-                        )
-                    )
-                    await s.flush()
-                    for n, seat in enumerate(seats):
-                        s.add(_seat_row(room_id, n, seat))
+                return await self.tx.run(lambda s: write(s, code))  # noqa: B023 (run at once)
             except IntegrityError:
                 continue  # that code is taken by an open room: draw another
-            record = await self.room_by_id(room_id)
-            assert record is not None
-            return record
         raise RuntimeError("no free room code")
 
     async def room(self, code: str) -> RoomRecord | None:
@@ -509,8 +526,9 @@ class Store:
     async def save_room(self, room: RoomRecord, expected: int) -> None:
         """Store ``room`` (at its new version) if the stored one is at ``expected``; its seats
         are replaced in the same transaction. Raises :class:`StaleWrite` otherwise."""
-        async with self.sessions.begin() as s:
-            result = await s.execute(
+
+        def write(s: Session) -> None:
+            result = s.execute(
                 update(RoomRow)
                 .where(RoomRow.id == room.id, RoomRow.version == expected)
                 .values(
@@ -526,24 +544,28 @@ class Store:
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise StaleWrite(f"room {room.id} is not at version {expected}")
-            await s.execute(delete(RoomSeatRow).where(RoomSeatRow.room_id == room.id))
-            for n, seat in enumerate(room.seats):
-                s.add(_seat_row(room.id, n, seat))
+            s.execute(delete(RoomSeatRow).where(RoomSeatRow.room_id == room.id))
+            s.add_all([_seat_row(room.id, n, seat) for n, seat in enumerate(room.seats)])
+
+        await self.tx.run(write)
 
     async def close_idle_rooms(self, before: datetime) -> list[str]:
         """Close the rooms untouched since ``before`` (their codes are free again); returns
         their ids."""
-        async with self.sessions.begin() as s:
+
+        def write(s: Session) -> list[str]:
             ids = list(
-                await s.scalars(
+                s.scalars(
                     select(RoomRow.id).where(
                         RoomRow.status != "closed", RoomRow.touched_at < before
                     )
                 )
             )
             if ids:
-                await s.execute(update(RoomRow).where(RoomRow.id.in_(ids)).values(status="closed"))
+                s.execute(update(RoomRow).where(RoomRow.id.in_(ids)).values(status="closed"))
             return ids
+
+        return await self.tx.run(write)
 
     async def _room_of(self, s: Any, row: RoomRow | None) -> RoomRecord | None:
         if row is None:

@@ -95,7 +95,7 @@ class Pending:
     at: float = field(default_factory=time.perf_counter)
 
 
-def _busy(exc: OperationalError) -> bool:
+def busy(exc: OperationalError) -> bool:
     """SQLite said another connection holds the write lock (nothing of ours was written)."""
     code = getattr(exc.orig, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _SQLITE_BUSY
@@ -185,13 +185,12 @@ class MoveWriter:
         self._flush = None
         if not self._queued:
             return
-        if self._checkpointer is None:
-            self._checkpointer = Checkpointer.start(self.engine)
+        self.checkpointing()
         batch = self._queued[:MAX_BATCH]
         del self._queued[:MAX_BATCH]
         loop = batch[0].future.get_loop()
         written, error = self._attempt(batch)
-        if isinstance(error, OperationalError) and _busy(error):
+        if isinstance(error, OperationalError) and busy(error):
             COMMIT_BUSY.inc()  # rolled back untouched: first in line again
             self._queued[:0] = batch
             self._flush = loop.call_later(RETRY_SECONDS, self._write_queued)
@@ -199,6 +198,12 @@ class MoveWriter:
         self._settle(batch, written, error)
         if self._queued and self._flush is None:
             self._flush = loop.call_soon(self._write_queued)
+
+    def checkpointing(self) -> None:
+        """On the loop (SQLite): the checkpointer runs (started before the loop's connection
+        first writes: it never checkpoints itself)."""
+        if self._checkpointer is None:
+            self._checkpointer = Checkpointer.start(self.engine)
 
     def _start(self) -> None:
         if self._thread is None:
