@@ -57,6 +57,7 @@ import multiprocessing
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -611,6 +612,11 @@ def ws_of(base: str) -> str:
     return base.replace("http://", "ws://") + "/ws"
 
 
+SERVER_STOCK = [sys.executable, "-m", "tapete.cli"]
+SERVER = SERVER_STOCK
+"""How the harness starts ``tapete serve`` (``--gc-probe``: through bench/_gc_probe.py)."""
+
+
 def start_server(
     work: Path, port: int, extra: list[str], db: str = "load.db", log_level: str = "warning"
 ) -> tuple[subprocess.Popen[bytes], Path]:
@@ -620,9 +626,7 @@ def start_server(
     log = path.open("wb")
     proc = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "tapete.cli",
+            *SERVER,
             "serve",
             "--port",
             str(port),
@@ -657,26 +661,42 @@ def gauges(bases: list[str], names: tuple[str, ...]) -> dict[str, float]:
 
 
 def soak_rows(
-    ask: Any, processes: int, pids: list[int], bases: list[str], work: Path, minutes: float
+    ask: Any,
+    processes: int,
+    pids: list[int],
+    bases: list[str],
+    work: Path,
+    minutes: float,
+    probe: bool = False,
 ) -> None:
     """Hold the last step for ``minutes``, a row a minute: the players' latency, errors, and
     what might grow — the servers' memory, open files, tasks, the database against the moves
-    written into it."""
+    written into it — with the servers' CPU (share of one core) and how late the harness
+    itself was (p99 of its players' moves past their due time). ``probe``: the servers run
+    under bench/_gc_probe.py; what they left to the collector over the soak is printed."""
     print()
     print(
         "| minute | players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | open fds "
-        "| tasks | sockets | DB MB | moves written | DB bytes a move | came back |"
+        "| tasks | sockets | DB MB | moves written | DB bytes a move | came back | server CPU "
+        "| harness late p99 ms |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     names = ("tapete_tasks", "tapete_sockets", "tapete_moves_total")
     first = gauges(bases, names)
     size0 = sum(f.stat().st_size for f in work.glob("load.db*"))
+    if probe:
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR1)
     for minute in range(1, int(minutes) + 1):
         ask("reset", [None] * processes)
         t0 = time.perf_counter()
+        cpu0 = sum(proc_usage(pid)[0] for pid in pids)
         time.sleep(60.0)
         reports = ask("report", [None] * processes)
         elapsed = time.perf_counter() - t0
+        cpu = (sum(proc_usage(pid)[0] for pid in pids) - cpu0) / elapsed
+        lags = sorted(x for r in reports for x in r[3]) or [0.0]
+        late = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
         lat = sorted(x for r in reports for x in r[0]) or [0.0]
         moves = sum(r[1] for r in reports)
         errors = sum(r[2] for r in reports)
@@ -693,9 +713,34 @@ def soak_rows(
             f"| {lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000:.1f} | {lat[-1] * 1000:.1f} "
             f"| {errors} | {rss / 2**20:.0f} | {fds} | {now['tapete_tasks']:.0f} "
             f"| {now['tapete_sockets']:.0f} | {size / 2**20:.1f} | {written:.0f} | {per_move} "
-            f"| {back} |",
+            f"| {back} | {100 * cpu:.0f}% | {late * 1000:.1f} |",
             flush=True,
         )
+    if probe:
+        print_probe(pids, work)
+
+
+def print_probe(pids: list[int], work: Path) -> None:
+    """Ask each server what it left to the collector since the soak began, and print it."""
+    for pid in pids:
+        out = work / f"gc-{pid}.json"
+        os.kill(pid, signal.SIGUSR2)
+        deadline = time.monotonic() + 120
+        while not out.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(0.5)  # (written whole)
+        found = json.loads(out.read_text())
+        garbage = found["garbage"]
+        print(
+            f"\nServer {pid}: {sum(c for c, _ in garbage.values())} objects in cycles, "
+            f"{sum(b for _, b in garbage.values()) / 2**20:.1f} MB (their own sizes)"
+        )
+        print("| type | objects | KB |\n|---|---:|---:|")
+        for kind, (count, size) in list(garbage.items())[:30]:
+            print(f"| {kind} | {count} | {size / 1024:.0f} |")
+        print("\nAlive now and not at the start (by type):")
+        for kind, count in list(found["grown"].items())[:30]:
+            print(f"- {kind}: +{count}")
 
 
 def histograms(bases: list[str]) -> dict[str, dict[float, float]]:
@@ -800,6 +845,7 @@ def run(
     watch: float = 0.0,
 ) -> None:
     work = Path(tempfile.mkdtemp(prefix="tapete-load-"))
+    os.environ["TAPETE_GC_PROBE"] = str(work)  # (read by bench/_gc_probe.py only)
     services: list[Any] = []
     db = "load.db"
     if postgres or servers > 1:
@@ -936,7 +982,7 @@ def run(
                 flush=True,
             )
         if soak > 0:
-            soak_rows(ask, processes, pids, bases, work, soak)
+            soak_rows(ask, processes, pids, bases, work, soak, probe=SERVER != SERVER_STOCK)
         ask("stop", [None] * processes)
     finally:
         for proc, _ in workers:
@@ -983,6 +1029,11 @@ def main() -> None:
     )
     parser.add_argument("--serve", default="", help="more arguments for tapete serve")
     parser.add_argument(
+        "--gc-probe",
+        action="store_true",
+        help="with --soak: what the servers left to the collector (add --gc-policy off)",
+    )
+    parser.add_argument(
         "--processes",
         type=int,
         default=1,
@@ -997,6 +1048,9 @@ def main() -> None:
         help="PostgreSQL with synchronous_commit=off (this machine's fsync stalls: RESULTS.md)",
     )
     args = parser.parse_args()
+    if args.gc_probe:
+        global SERVER
+        SERVER = [sys.executable, str(Path(__file__).with_name("_gc_probe.py"))]
     run(
         [int(x) for x in args.steps.split(",")],
         args.seconds,

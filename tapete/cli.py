@@ -72,6 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     ws, direct = websocket(args.ws)
+    http = lean_http(direct is not None)
     app = create_app(
         database_url(args.db),
         settings,
@@ -97,6 +98,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         log_config=None,  # (logging is set up above: JSON lines, quiet sockets)
         ws=ws,
+        http=http,
         ws_max_size=65536,
         ws_ping_interval=limits.socket_ping_seconds,
         ws_ping_timeout=limits.socket_ping_seconds,
@@ -199,6 +201,17 @@ def websocket(name: str) -> tuple[Any, Any]:
         print(f"--ws websockets-sansio: {problem}; se usa websockets", file=sys.stderr)
         return "websockets", None
     return wsimpl.LeanSansIOProtocol, wsimpl.direct_writer
+
+
+def lean_http(lean: bool) -> Any:
+    """What uvicorn is given for ``http``: with the lean sockets, uvicorn's httptools
+    protocol that frees itself once upgraded (:class:`wsimpl.LeanHttpToolsProtocol`);
+    otherwise uvicorn's choice, as it is."""
+    if not lean:
+        return "auto"
+    from tapete.server.socket import wsimpl
+
+    return wsimpl.LeanHttpToolsProtocol
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -19,7 +19,13 @@ import websockets
 
 from tapete.server.edge.limits import Limits
 from tapete.server.socket import Conn
-from tapete.server.socket.wsimpl import LeanEvent, LeanQueue, LeanSansIOProtocol, direct_writer
+from tapete.server.socket.wsimpl import (
+    LeanEvent,
+    LeanHttpToolsProtocol,
+    LeanQueue,
+    LeanSansIOProtocol,
+    direct_writer,
+)
 
 SIZES = (12, 125, 126, 4000, 65535, 65536, 200_000)
 """Payload sizes on both sides of each of the frame header's three length forms."""
@@ -57,12 +63,13 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 async def serve() -> AsyncIterator[Callable[..., str]]:
     servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
 
-    def start(deflate: bool, app: Any = _app) -> str:
+    def start(deflate: bool, app: Any = _app, http: Any = LeanHttpToolsProtocol) -> str:
         port = _port()
         config = uvicorn.Config(
             app,
             host="127.0.0.1",
             port=port,
+            http=http,
             ws=LeanSansIOProtocol,
             ws_per_message_deflate=deflate,
             lifespan="off",
@@ -151,6 +158,37 @@ async def test_the_handshake_is_not_kept_and_frames_still_parse(
         for word in ("uno", "dos", "ñandú" * 5000):
             await ws.send(word)
         assert [await ws.recv() for _ in range(3)] == ["UNO", "DOS", "ÑANDÚ" * 5000]
+
+
+@pytest.mark.parametrize("lean", [True, False], ids=["lean", "uvicorn's"])
+async def test_an_upgraded_connection_leaves_nothing_to_the_collector(
+    serve: Callable[..., str], lean: bool
+) -> None:
+    """Once a connection is a WebSocket its HTTP protocol is freed by reference counting
+    alone — with uvicorn's own, it is left in a cycle with its parser (and the handshake's
+    scope and the transport) until a full collection: hours, with ``tapete serve``'s policy
+    (bench/RESULTS.md, «What the collector was left»)."""
+    made: list[weakref.ref[Any]] = []
+    stock = LeanHttpToolsProtocol.__mro__[1]
+
+    class Counted(LeanHttpToolsProtocol if lean else stock):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(weakref.ref(self))
+
+    url = serve(False, http=Counted)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            async with await _connect(url, None) as ws:
+                assert len((await ws.recv()).encode()) == SIZES[0]  # (a socket that works)
+        await asyncio.sleep(0.05)  # (the server sees each one closed)
+        left = [ref for ref in made if ref() is not None]
+    finally:
+        gc.enable()
+    assert len(made) >= 3
+    assert (left == []) is lean
 
 
 async def test_the_lean_queue_hands_over_in_order_and_survives_a_cancelled_reader() -> None:

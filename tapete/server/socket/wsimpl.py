@@ -16,6 +16,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import OPEN, Protocol
 
@@ -93,6 +94,24 @@ class LeanEvent:
         finally:
             if waiter in self._waiters:
                 self._waiters.remove(waiter)
+
+
+class LeanHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol on httptools, which lets go of its parser once its connection
+    is upgraded to a WebSocket, as uvicorn's own does when a connection is lost.
+
+    The parser holds the protocol's bound methods (its callbacks) and the protocol holds the
+    parser: a reference cycle, with the handshake's scope and the transport in it. uvicorn
+    breaks it in ``connection_lost``, which an upgraded connection's HTTP protocol never
+    gets (the transport then belongs to the WebSocket's protocol). Left alone, each socket
+    ever opened left that cycle to the collector, whose full collections ``tapete serve``
+    runs once an hour (:mod:`tapete.server.ops.gcpolicy`): a 30-minute soak's memory grew
+    16 MB a minute (bench/RESULTS.md, «What the collector was left»). Broken here, it is
+    freed by reference counting as the upgrade returns."""
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]  # (as uvicorn's connection_lost)
 
 
 class LeanSansIOProtocol(WebSocketsSansIOProtocol):
