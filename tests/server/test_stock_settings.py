@@ -42,6 +42,9 @@ def test_an_untested_uvicorn_is_not_trusted_with_the_lean_sockets(
     assert cli.websocket("websockets-sansio") == ("websockets", None)
     assert "se usa websockets" in capsys.readouterr().err
     assert cli.websocket("wsproto") == ("wsproto", None)
+    # uvicorn's own HTTP protocol goes with its own sockets; ours with the lean ones
+    assert cli.lean_http(False) == "auto"
+    assert cli.lean_http(True) is wsimpl.LeanHttpToolsProtocol
 
 
 def test_the_pins_are_the_tested_versions() -> None:
