@@ -96,6 +96,7 @@ class Message(msgspec.Struct):
     game_id: str | None = None
     code: str | None = None
     view: View | None = None
+    seat: int | None = None
 
 
 DECODE = msgspec.json.Decoder(Message).decode
@@ -296,10 +297,13 @@ async def player(
     rng = random.Random(hash((table.game_id, seat)))
     watcher = seat < 0
     game, version = table.game_id, 0
+    me = seat
+    """The seat the server says is this player's in the game followed (a room's next game
+    seats its players one place round: the next one starts)."""
 
     async def connected(ws: LeanSocket) -> None:
         """One socket's life: join, play, until it closes."""
-        nonlocal game, version
+        nonlocal game, version, me
         if table.code is not None:
             await ws.send(json.dumps({"type": "enter", "room": table.code}))
         game = table.game_id
@@ -331,6 +335,8 @@ async def player(
                 view = msg.view
                 if view is None or (kind == "joined" and msg.game != game):
                     continue
+                if kind == "joined" and msg.seat is not None and not watcher:
+                    me = msg.seat
                 version = msg.version
                 if kind == "update" and not watcher:
                     n = table.got.pop(version, 0) + 1
@@ -350,7 +356,7 @@ async def player(
                         game, version = table.game_id, 0
                         await ws.send(json.dumps({"type": "join", "game": game}))
                     continue
-                mine = view.turn == seat and view.legal
+                mine = view.turn == me and view.legal
                 if think is not None and mine:
                     plays = [m for m in view.legal if m["type"] in ("play", "draw")]
                     if plays:  # (a move thought of for an older version is dropped)
