@@ -226,6 +226,7 @@ class Store:
         self.tx = Transactions(self.sessions, writing if self.writer.on_loop else None)
         """Every write but the moves' (:mod:`tapete.store.transactions`)."""
         self.tx.started = self.writer.checkpointing
+        self.tx.hold = self.writer.hold
         self.accounts = Accounts(self.sessions, self.tx)
         """Profiles, e-mail addresses and codes, coins (:mod:`tapete.store.accounts`)."""
         self.players = Players(self.sessions, self.tx)

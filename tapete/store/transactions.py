@@ -26,6 +26,7 @@ Reads stay on the asynchronous sessions: a reader never waits for a writer in WA
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -57,6 +58,9 @@ class Transactions:
         self.started: Callable[[], None] = _nothing
         """Called before the first write on the loop (the moves' writer starts its
         checkpointer: the loop's connection never checkpoints)."""
+        self.hold = threading.Event()
+        """Set while the checkpointer lets the log start over (the moves' writer's
+        :attr:`~tapete.store.writer.MoveWriter.hold`): no write tries for the lock."""
 
     async def run(self, fn: Callable[[Session], T]) -> T:
         """``fn(s)`` in one transaction, committed before this returns (its return value);
@@ -67,12 +71,13 @@ class Transactions:
         self.started()
         deadline = time.monotonic() + LOCK_SECONDS
         while True:
-            try:
-                with self._sync() as s, s.begin():
-                    return fn(s)
-            except OperationalError as exc:
-                if not busy(exc) or time.monotonic() > deadline:
-                    raise
+            if not self.hold.is_set():
+                try:
+                    with self._sync() as s, s.begin():
+                        return fn(s)
+                except OperationalError as exc:
+                    if not busy(exc) or time.monotonic() > deadline:
+                        raise
             WRITE_BUSY.inc()
             await asyncio.sleep(RETRY_SECONDS)
 

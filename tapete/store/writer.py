@@ -68,6 +68,10 @@ RETRY_SECONDS = 0.001
 JOIN_SECONDS = 0.01
 """How often :meth:`MoveWriter.close` looks whether a thread of its own has ended."""
 
+RESTART_FRAMES = 4096
+"""On SQLite, the size of the write-ahead log (pages) past which the checkpointer makes the
+next writer start it over (a ``RESTART`` checkpoint)."""
+
 CHECKPOINT_SECONDS = 1.0
 """On SQLite, how often the checkpointer's thread writes the log back into the database."""
 
@@ -126,6 +130,10 @@ class MoveWriter:
         """On the loop: the moves waiting for the next batch, in order."""
         self._flush: asyncio.Handle | None = None
         self._checkpointer: Checkpointer | None = None
+        self.hold = threading.Event()
+        """Set by the checkpointer while it lets the log start over: the loop's connection
+        does not try for the write lock meanwhile (it would win it every time, between two
+        of the checkpoint's tries)."""
         self._inbox: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
         """Moves handed over by the rooms, in order (None: stop once what came before is
         written)."""
@@ -186,6 +194,9 @@ class MoveWriter:
         if not self._queued:
             return
         self.checkpointing()
+        if self.hold.is_set():  # (the checkpointer has the lock, or is about to)
+            self._flush = asyncio.get_running_loop().call_later(RETRY_SECONDS, self._write_queued)
+            return
         batch = self._queued[:MAX_BATCH]
         del self._queued[:MAX_BATCH]
         loop = batch[0].future.get_loop()
@@ -203,7 +214,7 @@ class MoveWriter:
         """On the loop (SQLite): the checkpointer runs (started before the loop's connection
         first writes: it never checkpoints itself)."""
         if self._checkpointer is None:
-            self._checkpointer = Checkpointer.start(self.engine)
+            self._checkpointer = Checkpointer.start(self.engine, self.hold)
 
     def _start(self) -> None:
         if self._thread is None:
@@ -369,26 +380,32 @@ class MoveWriter:
 class Checkpointer:
     """SQLite's write-ahead log written back into the database every
     :data:`CHECKPOINT_SECONDS`, on a thread and a connection of its own (a ``PASSIVE``
-    checkpoint: it waits for no reader or writer, and no writer waits for it)."""
+    checkpoint: it waits for no reader or writer, and no writer waits for it; past
+    :data:`RESTART_FRAMES` of log, one that lets the log start over: :meth:`checkpoint`)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, hold: threading.Event | None = None) -> None:
         self.path = path
+        self.hold = hold or threading.Event()
+        """Set while a ``RESTART`` checkpoint runs: the writer on the loop waits."""
         self.checkpoints = 0
+        self.restarts = 0
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="wal-checkpoint", daemon=True)
 
     @classmethod
-    def start(cls, engine: Engine) -> Checkpointer | None:
+    def start(cls, engine: Engine, hold: threading.Event | None = None) -> Checkpointer | None:
         """The checkpointer of ``engine``'s database file (none for a database in memory)."""
         path = engine.url.database
         if not path or path == ":memory:" or path.startswith("file:"):
             return None
-        checkpointer = cls(path)
+        checkpointer = cls(path, hold)
         checkpointer._thread.start()
         return checkpointer
 
     def _run(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(  # (a RESTART waits up to a second for the lock, the readers)
+            self.path, isolation_level=None, check_same_thread=False, timeout=1.0
+        )
         try:
             while not self._stopping.wait(CHECKPOINT_SECONDS):
                 self.checkpoint(conn)
@@ -397,9 +414,28 @@ class Checkpointer:
             conn.close()
 
     def checkpoint(self, conn: sqlite3.Connection) -> None:
+        """A ``PASSIVE`` checkpoint; past :data:`RESTART_FRAMES`, a ``RESTART`` one.
+
+        The log is written over from its start only by a write that begins when everything
+        in it is back in the database. Batches committed back to back (a hall under load)
+        leave no such moment to a checkpoint running beside them, and the log grew without
+        end (2.6 GB in a soak's first seven minutes: bench/RESULTS.md, «The log that never
+        started over»). ``RESTART`` takes the write lock (the writer on the loop, finding it
+        taken, tries again a millisecond later: the moves wait, the loop does not), writes
+        back what the passive one left (a few batches) and waits for the readers to leave
+        the log: the next write starts it over. Meanwhile :attr:`hold` is set, so that the
+        writer on the loop stops trying for the lock (it tried every millisecond, and always
+        got it between two of the checkpoint's tries)."""
         with contextlib.suppress(sqlite3.Error):  # (tried again at the next tick)
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             self.checkpoints += 1
+            if frames >= RESTART_FRAMES:
+                self.hold.set()
+                try:
+                    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                finally:
+                    self.hold.clear()
+                self.restarts += not busy
 
     def ask_to_stop(self) -> None:
         """Stop after the checkpoint in progress, if any (and one last)."""

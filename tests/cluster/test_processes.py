@@ -4,6 +4,8 @@ and the log always the one game the players were shown, no move lost, none twice
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -13,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from tapete.games import guerra
@@ -300,3 +303,95 @@ def test_behind_one_address_the_players_of_a_dead_process_land_on_their_seats(
     else:
         assert again["seat"] == 0 and again["version"] == version
     assert_log_is_the_game(fresh_postgres, game_id, version, view)
+
+
+async def test_players_through_the_proxy_lose_nothing_when_a_process_is_killed(
+    processes: list[Process], proxy: str, fresh_postgres: str
+) -> None:
+    """``bench/chaos.py`` in short: a dozen players behind Caddy, each a page as
+    ``static/js/net.js`` makes it (a closed socket is opened again 250 ms later and joins
+    with the last version seen); one process SIGKILLed mid-play and started again. Every
+    player is back on its seat and plays on; every move any player was shown is in the log,
+    the logs hold each version once and replay move by move."""
+    stop = asyncio.Event()
+    killed = asyncio.Event()
+    seen: dict[tuple[str, int], Any] = {}
+    games: set[str] = set()
+    after: list[int] = [0] * 12  # moves each player saw committed after the kill
+    refused: list[str] = []
+
+    async def page(n: int) -> None:
+        async with httpx.AsyncClient(base_url=proxy, timeout=10) as http:
+            await http.get("/")
+            headers = {"Cookie": f"tapete_guest={http.cookies['tapete_guest']}"}
+
+            async def new() -> str:
+                """A new game (a page's form: tried again while the proxy has no answer)."""
+                while True:
+                    with contextlib.suppress(httpx.HTTPError):
+                        r = await http.post(
+                            "/api/guerra/nueva", json={"config": {"length": "final"}}
+                        )
+                        if r.status_code == 201:
+                            games.add(r.json()["id"])
+                            return str(r.json()["id"])
+                        refused.append(f"new:{r.status_code}")
+                    await asyncio.sleep(0.25)
+
+            game, version = await new(), None
+            while not stop.is_set():
+                try:
+                    ws = await ws_connect(
+                        proxy.replace("http", "ws") + "/ws", additional_headers=headers
+                    )
+                except (OSError, InvalidStatus):  # (the proxy found nobody: again, as net.js)
+                    await asyncio.sleep(0.25)
+                    continue
+                closer = asyncio.create_task(close_on(ws, stop))
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.send(json.dumps({"type": "join", "game": game, "version": version}))
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg["type"] == "error":
+                            refused.append(msg["code"])
+                        if msg["type"] not in ("joined", "update") or msg.get("view") is None:
+                            continue
+                        for m in msg.get("missed") or []:
+                            seen[(game, m["version"])] = m["move"]
+                        if msg["type"] == "update":
+                            seen[(game, msg["version"])] = msg["move"]
+                            after[n] += killed.is_set()
+                        version, view = msg["version"], msg["view"]
+                        if view["result"] is not None:
+                            game, version = await new(), None
+                            await ws.send(json.dumps({"type": "join", "game": game}))
+                        elif {"type": "turn"} in view["legal"]:
+                            await asyncio.sleep(0.05)
+                            move = {"type": "move", "version": version, "move": {"type": "turn"}}
+                            await ws.send(json.dumps(move))
+                closer.cancel()
+                await asyncio.sleep(0.25)  # as net.js
+
+    async def close_on(ws: Any, stop: asyncio.Event) -> None:
+        await stop.wait()
+        await ws.close()
+
+    pages = [asyncio.create_task(page(n)) for n in range(12)]
+    await asyncio.sleep(3.0)
+    victim = processes[1]
+    await asyncio.to_thread(victim.kill)
+    killed.set()
+    await asyncio.to_thread(victim.start)
+    await asyncio.sleep(6.0)
+    stop.set()
+    await asyncio.gather(*pages)
+    assert all(n > 0 for n in after), after  # every player back on its seat, playing on
+    # the error budget: a move sent as its socket was lost, a new game as its process died
+    assert set(refused) <= {"stale_version", "not_joined", "new:502", "new:503"}, refused
+    for game in games:
+        rows = logged(fresh_postgres, game)
+        assert [n for n, _, _ in rows] == list(range(1, len(rows) + 1))  # none lost, none twice
+        logged_moves = {n: move for n, _, move in rows}
+        shown = {v: move for (g, v), move in seen.items() if g == game}
+        assert all(logged_moves.get(v) == move for v, move in shown.items()), game
+        replayed_view(fresh_postgres, game)  # each move legal, in order
