@@ -747,6 +747,17 @@ def print_probe(pids: list[int], work: Path) -> None:
         print("\nAlive now and not at the start (by type):")
         for kind, count in list(found["grown"].items())[:30]:
             print(f"- {kind}: +{count}")
+        print(f"\nTables alive / closed: {found['closed_tables']}")
+        rss0, rss1 = found["rss"]
+        print(f"\nRSS at the start and now: {rss0 / 2**20:.0f} → {rss1 / 2**20:.0f} MB")
+        if "traced" in found:
+            t0, t1 = found["traced"]
+            print(f"Python's allocations (traced): {t0 / 2**20:.0f} → {t1 / 2**20:.0f} MB")
+        if "held" in found:
+            print("\nMemory held now that was not at the start, by where it was asked for:")
+            print("| where | KB |\n|---|---:|")
+            for where, size in found["held"].items():
+                print(f"| {where} | {size / 1024:.0f} |")
 
 
 def histograms(bases: list[str]) -> dict[str, dict[float, float]]:
@@ -1037,7 +1048,8 @@ def main() -> None:
     parser.add_argument(
         "--gc-probe",
         action="store_true",
-        help="with --soak: what the servers left to the collector (add --gc-policy off)",
+        help="with --soak: what the servers left to the collector (add --gc-policy off; "
+        "TAPETE_GC_PROBE_TRACE=1: and the memory they hold, by where it was asked for)",
     )
     parser.add_argument(
         "--processes",

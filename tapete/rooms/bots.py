@@ -12,6 +12,7 @@ import contextlib
 import logging
 import multiprocessing
 import time
+import weakref
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -77,7 +78,10 @@ def close_search_pools() -> None:
 
 class BotDriver:
     def __init__(self, table: Table) -> None:
-        self.table = table
+        self.table: Table = weakref.proxy(table)
+        """The table, by a weak reference: the table holds its bot driver, and a cycle between
+        them kept every game that had ended in memory until the collector's hourly sweep
+        (``tapete serve`` freezes what lives long: :mod:`tapete.server.ops.gcpolicy`)."""
         self.pending: dict[int, int] = {}
         """Seat → the version its decision in flight was asked on (thinking, waiting out its
         delay, or queued), until the table handles the answer."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from tapete.rooms.inbox import ClockFire, Message
@@ -19,7 +20,10 @@ Key = tuple[str, int, Any]
 
 class Clocks:
     def __init__(self, table: Table) -> None:
-        self.table = table
+        self.table: Table = weakref.proxy(table)
+        """The table, by a weak reference: the table holds its clocks, and a cycle between
+        them kept every game that had ended in memory until the collector's hourly sweep
+        (``tapete serve`` freezes what lives long: :mod:`tapete.server.ops.gcpolicy`)."""
         self.running: dict[Key, tuple[asyncio.TimerHandle, float]] = {}
         self.resumed: dict[str, float] = {}
         """Seconds left on clocks that ran on another process before a handover (by

@@ -377,7 +377,7 @@ async def test_players_through_the_proxy_lose_nothing_when_a_process_is_killed(
         await ws.close()
 
     pages = [asyncio.create_task(page(n)) for n in range(12)]
-    await asyncio.sleep(3.0)
+    await asyncio.sleep(1.5)  # (everyone at a table, playing)
     victim = processes[1]
     await asyncio.to_thread(victim.kill)
     killed.set()

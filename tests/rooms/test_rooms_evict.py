@@ -6,6 +6,8 @@ restart rebuilds only the live games."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from datetime import timedelta
 
 from tapete.rooms import Settings
@@ -98,3 +100,28 @@ async def test_the_sweep_runs_by_itself_once_started(lives: Lives) -> None:
     assert room.finished and live.tables.loaded() == [room]
     await asyncio.sleep(1.3)  # the sweep runs at most once a second
     assert live.tables.loaded() == []
+
+
+async def test_a_game_that_leaves_memory_is_freed_at_once_not_by_the_collector(
+    lives: Lives,
+) -> None:
+    """A closed table holds nothing in a reference cycle (its clocks and bot driver pointed
+    back at it): it is freed as it is dropped. ``tapete serve`` freezes what lives long and
+    collects cycles once an hour, so every game ended was kept until then — the soak's
+    16 MB a minute (bench/RESULTS.md, «What grew: the games that had ended»)."""
+    live = lives(idle_seconds=0)
+    room = await live.tables.create("guerra", {}, G0, position=LAST_DUEL)
+    conn, _joined = room.subscribe(G0, lambda m: None, None)
+    assert await room.submit(G0, room.version, {"type": "turn"}) is None
+    await room.settled()
+    room.unsubscribe(conn)
+    gone = weakref.ref(room)
+    del room, _joined
+    gc.collect()
+    gc.disable()
+    try:
+        assert await live.tables.evict() == 1
+        await asyncio.sleep(0)
+        assert gone() is None, [type(r).__name__ for r in gc.get_referrers(gone())]
+    finally:
+        gc.enable()
