@@ -123,6 +123,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    codes: dict[str, int] = field(default_factory=dict)
+    """The errors' codes, counted."""
     lags: list[float] = field(default_factory=list)
     """How late each player's think timer woke (the harness's own loop falling behind)."""
     refused: list[float] = field(default_factory=list)
@@ -365,6 +367,7 @@ async def player(
                         pending = asyncio.create_task(move_later(version, plays[0]))
             elif kind == "error" and msg.code not in ("stale_version", "not_your_turn"):
                 stats.errors += 1
+                stats.codes[str(msg.code)] = stats.codes.get(str(msg.code), 0) + 1
 
     while not stop.is_set():
         ws = await LeanSocket.connect(url, cookie)
@@ -579,6 +582,7 @@ async def harness(
                 st.lags.clear()
                 st.refused.clear()
                 st.moves = st.errors = 0
+                st.codes.clear()
             pipe.send(None)
         elif command == "report":
             pipe.send(
@@ -586,6 +590,7 @@ async def harness(
                     list(stats.latencies), stats.moves, stats.errors, list(stats.lags),
                     list(searched.latencies), searched.moves, searched.errors,
                     list(stats.refused), rooms * 4 + stats.seated, stats.comebacks,
+                    dict(stats.codes),
                 )
             )  # fmt: skip
         else:
@@ -684,9 +689,11 @@ def soak_rows(
     print(
         "| minute | players | moves/s | p50 ms | p99 ms | max ms | errors | RSS MB | open fds "
         "| tasks | sockets | DB MB | moves written | DB bytes a move | came back | server CPU "
-        "| harness late p99 ms |"
+        "| harness late p99 ms | errors' codes |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    )
     names = ("tapete_tasks", "tapete_sockets", "tapete_moves_total")
     first = gauges(bases, names)
     size0 = sum(f.stat().st_size for f in work.glob("load.db*"))
@@ -708,6 +715,10 @@ def soak_rows(
         errors = sum(r[2] for r in reports)
         players = sum(r[8] for r in reports)
         back = sum(r[9] for r in reports)
+        codes: dict[str, int] = {}
+        for r in reports:
+            for code, n in r[10].items():
+                codes[code] = codes.get(code, 0) + n
         rss = sum(proc_usage(pid)[1] for pid in pids)
         fds = sum(len(os.listdir(f"/proc/{pid}/fd")) for pid in pids)
         now = gauges(bases, names)
@@ -719,7 +730,8 @@ def soak_rows(
             f"| {lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000:.1f} | {lat[-1] * 1000:.1f} "
             f"| {errors} | {rss / 2**20:.0f} | {fds} | {now['tapete_tasks']:.0f} "
             f"| {now['tapete_sockets']:.0f} | {size / 2**20:.1f} | {written:.0f} | {per_move} "
-            f"| {back} | {100 * cpu:.0f}% | {late * 1000:.1f} |",
+            f"| {back} | {100 * cpu:.0f}% | {late * 1000:.1f} "
+            f"| {', '.join(f'{k} ×{v}' for k, v in sorted(codes.items())) or '–'} |",
             flush=True,
         )
     if probe:
