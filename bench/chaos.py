@@ -316,8 +316,13 @@ async def run(args: argparse.Namespace) -> None:
                     events.append(f"{time.monotonic() - t0:.0f} s: Redis stopped 10 s")
                 if r == pg_round:  # PostgreSQL restarted
                     ctl = hall.stop_pg[: hall.stop_pg.index("-m")]
+                    log = str(hall.work / "postgres-restarted.log")
+                    # (no pipes: the new postmaster would hold them open, and run() wait on it)
                     await asyncio.to_thread(
-                        subprocess.run, [*ctl, "-m", "fast", "restart"], capture_output=True
+                        subprocess.run,
+                        [*ctl, "-l", log, "-w", "-m", "fast", "restart"],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
                     )
                     events.append(f"{time.monotonic() - t0:.0f} s: PostgreSQL restarted")
                 i = rng.randrange(3)
