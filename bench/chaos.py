@@ -316,7 +316,8 @@ async def run(args: argparse.Namespace) -> None:
                     events.append(f"{time.monotonic() - t0:.0f} s: Redis stopped 10 s")
                 if r == pg_round:  # PostgreSQL restarted
                     ctl = hall.stop_pg[: hall.stop_pg.index("-m")]
-                    log = str(hall.work / "postgres-restarted.log")
+                    data = Path(ctl[ctl.index("-D") + 1])  # (postgres writes beside its data)
+                    log = str(data.parent / "restarted.log")
                     # (no pipes: the new postmaster would hold them open, and run() wait on it)
                     await asyncio.to_thread(
                         subprocess.run,
