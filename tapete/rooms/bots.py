@@ -16,6 +16,7 @@ import weakref
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from tapete.aio import running_loop
 from tapete.bots import Chooser
 from tapete.games.protocol import IllegalMove
 from tapete.metrics import BOT_SECONDS
@@ -262,7 +263,7 @@ class BotDriver:
         it took to decide. Every answer is queued, even "nothing now", so the table handles
         it in order and re-evaluates who must be asked."""
         table = self.table
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         start = loop.time()
         spec = table.entry.bots
         assert spec is not None
@@ -387,7 +388,7 @@ class BotDriver:
         view, version = table.game.view(table.state, seat), table.version
         self.hinting.add(seat)
         try:
-            loop = asyncio.get_running_loop()
+            loop = running_loop()
             pool = hint_pool(table.settings.hint_threads)
             decision = await loop.run_in_executor(pool, bots.choose, view, bots.hint)
         except Exception:  # a failing search is no hint, not a broken socket

@@ -8,6 +8,7 @@ import logging
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from tapete.aio import running_loop
 from tapete.rooms.inbox import ClockFire, Message
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class Clocks:
         for key in list(self.running):
             if key not in wanted:
                 self.running.pop(key)[0].cancel()
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         for key in wanted - set(self.running):
             seconds = self.resumed.pop(name(key), None)
             if seconds is None:
@@ -74,7 +75,7 @@ class Clocks:
 
     def json(self) -> list[Message]:
         """The running clocks, with the milliseconds left, for the page's countdowns."""
-        now = asyncio.get_running_loop().time()
+        now = running_loop().time()
         return [
             {
                 "kind": kind,
@@ -88,7 +89,7 @@ class Clocks:
     def left(self) -> dict[str, float]:
         """Seconds left on each running clock (by :func:`name`): what a handover gives the
         next process (:attr:`resumed`), so that the time the handover took is given back."""
-        now = asyncio.get_running_loop().time()
+        now = running_loop().time()
         return {name(key): max(0.0, deadline - now) for key, (_, deadline) in self.running.items()}
 
     def stop(self) -> None:

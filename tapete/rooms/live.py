@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from tapete.aio import running_loop
 from tapete.cluster import Node
 from tapete.rooms.inbox import Message, Settings, error
 from tapete.rooms.logros import Logros
@@ -215,7 +216,7 @@ class Live:
     def stale(self, what: Table | PrivateRoom) -> None:
         """A commit found the log moved on: another process runs it now."""
         unit = table_unit(what.record) if isinstance(what, Table) else room_unit(what.record.id)
-        task = asyncio.get_running_loop().create_task(self.lost([unit]))
+        task = running_loop().create_task(self.lost([unit]))
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
         self.ownership.forget(unit)
@@ -223,7 +224,7 @@ class Live:
     def finished(self, table: Table) -> None:
         """A game ended: its logros are counted (in the background; the end dialog's
         question counts it at once if it comes first)."""
-        task = asyncio.get_running_loop().create_task(self._count(table.id))
+        task = running_loop().create_task(self._count(table.id))
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
 

@@ -23,6 +23,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from tapete.aio import LeanQueue, running_loop
 from tapete.cosmetics import look
 from tapete.games.names import clean_text
 from tapete.games.protocol import IllegalMove
@@ -194,7 +195,7 @@ class PrivateRoom:
         on without it; None: a copy to read, which does nothing."""
         self.members: dict[int, Member] = {}
         self._ids = 0
-        self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self.queue: LeanQueue[object] = LeanQueue()
         self._task: asyncio.Task[None] | None = None
         self.rematch: set[str] = set()
         """The guests who asked for a rematch of the game that ended."""
@@ -380,7 +381,7 @@ class PrivateRoom:
 
     async def begin(self) -> None:
         """Start the first game of a table of strangers, in turn (the matchmaker's)."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[None] = running_loop().create_future()
         self.queue.put_nowait(_Begin(future))
         await future
 
@@ -406,7 +407,7 @@ class PrivateRoom:
         for guest in [g for g in self._gone if g not in seated or g in here]:
             self._gone.pop(guest)[1].cancel()
         self.away &= seated - here
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         for guest in seated - here - self.away - self._gone.keys():
             since = loop.time()
             handle = loop.call_later(self.grace, self.queue.put_nowait, _Away(guest, since))
@@ -430,7 +431,7 @@ class PrivateRoom:
         A room not running (closed, or a copy to read) does nothing: ``busy``."""
         if self._task is None:
             return error("busy", lang)
-        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Message | None] = running_loop().create_future()
         self.queue.put_nowait(_Act(guest, action, lang, future))
         return await future
 
@@ -685,7 +686,7 @@ class PrivateRoom:
             return room_error("not_in_room", lang)
         if key not in REACTIONS:
             return room_error("bad_message", lang, detail="key")
-        now = asyncio.get_running_loop().time()
+        now = running_loop().time()
         count, window = REACTION_LIMIT
         recent = [t for t in self._reactions.get(guest, []) if now - t < window]
         if len(recent) >= count:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from tapete.aio import LeanQueue, running_loop
 from tapete.games.protocol import IllegalMove
 from tapete.metrics import MOVE_SECONDS, MOVES
 from tapete.registry import Entry, entry
@@ -102,7 +103,7 @@ class Table:
         self.stream = Stream()
         self.clocks = Clocks(self)
         self.bots = BotDriver(self)
-        self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self.queue: LeanQueue[object] = LeanQueue()
         self.idle = asyncio.Event()
         self._durable = asyncio.Event()
         """Set while the state is what the log holds: cleared from applying a move until it
@@ -345,7 +346,7 @@ class Table:
         restart: the others are never left waiting on nobody)."""
         if not self.online or self.finished:
             return
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         for seat, s in enumerate(self.record.seats):
             if s.get("kind") == "human" and not self._connected(seat):
                 self._joining[seat] = loop.call_later(
@@ -368,7 +369,7 @@ class Table:
             joining.cancel()
         if seat in self._dropped or seat in self.bots.away:
             return
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         since = loop.time()
         handle = loop.call_later(
             self.settings.grace_seconds, self.queue.put_nowait, GraceOver(seat, since)
@@ -425,7 +426,7 @@ class Table:
         dropped, whether a bot plays for it now, whether its player is away (past the grace,
         or left); how many watch without a seat; and what plays for a player away
         (:func:`standin_of`; None once the game is over)."""
-        now = asyncio.get_running_loop().time()
+        now = running_loop().time()
         bots = set(self.bots.seats())
         away = self.bots.away | self.bots.left
         seats = []
@@ -510,7 +511,7 @@ class Table:
         self, guest: str | None, version: Any, move: Any, lang: str = "es"
     ) -> Message | None:
         """Pass a player's move through the gate; returns an error message, or None if applied."""
-        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Message | None] = running_loop().create_future()
         self.queue.put_nowait(Submit(guest, version, self.read_move(move), future, lang))
         return await future
 

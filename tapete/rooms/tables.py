@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from typing import Any
 
+from tapete.aio import running_loop
 from tapete.cosmetics import look
 from tapete.games.protocol import IllegalMove
 from tapete.registry import Entry, entry
@@ -97,7 +98,7 @@ class Tables:
         """The table of ``game_id`` if it is open here (touched: asked for now)."""
         table = self._tables.get(game_id)
         if table is not None:
-            self._touched[game_id] = asyncio.get_running_loop().time()
+            self._touched[game_id] = running_loop().time()
         return table
 
     def loaded(self) -> list[Table]:
@@ -126,7 +127,7 @@ class Tables:
                     record, self.store, self.settings, clocks, moves, self.events, left
                 )
                 self._tables[record.id] = table
-            self._touched[record.id] = asyncio.get_running_loop().time()
+            self._touched[record.id] = running_loop().time()
             return table
 
     async def create(
@@ -253,7 +254,7 @@ class Tables:
         ``Settings.idle_unfinished_seconds`` (a game of a private room stays while it is
         unfinished: its room counts on it). Each reopens from its log when asked for.
         Returns how many went."""
-        now = asyncio.get_running_loop().time()
+        now = running_loop().time()
         async with self._lock:
             gone = [table for table in self._tables.values() if self._idle(table, now)]
             await self._drop(gone)

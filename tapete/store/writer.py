@@ -49,6 +49,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import OperationalError
 
+from tapete.aio import running_loop
 from tapete.metrics import (
     BATCH_START_SECONDS,
     COMMIT_BATCH,
@@ -175,7 +176,7 @@ class MoveWriter:
         if the game is not at version ``n - 1`` (nothing of this move is written), or the
         database's error if the batch could not be committed. The last move of a rated game
         (``outcome`` and ``rated``) writes the ratings in the same transaction."""
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         future: asyncio.Future[None] = loop.create_future()
         pending = Pending(game_id, n, seat, move, outcome, future, rated=rated)
         if self.on_loop:
@@ -195,7 +196,7 @@ class MoveWriter:
             return
         self.checkpointing()
         if self.hold.is_set():  # (the checkpointer has the lock, or is about to)
-            self._flush = asyncio.get_running_loop().call_later(RETRY_SECONDS, self._write_queued)
+            self._flush = running_loop().call_later(RETRY_SECONDS, self._write_queued)
             return
         batch = self._queued[:MAX_BATCH]
         del self._queued[:MAX_BATCH]

@@ -21,6 +21,7 @@ from typing import Generic, Protocol, TypeVar
 
 from starlette.websockets import WebSocket
 
+from tapete.aio import running_loop
 from tapete.metrics import ERRORS
 from tapete.rooms import PrivateRoom, Table
 from tapete.rooms.inbox import Message, Moved, What, wire
@@ -208,7 +209,7 @@ class Conn:
 
     def _kick(self) -> None:
         if self._writer is None and self.ws is not None and not self._shut:
-            self._writer = asyncio.get_running_loop().create_task(self._write(self.ws))
+            self._writer = running_loop().create_task(self._write(self.ws))
 
     async def _write(self, ws: WebSocket) -> None:
         """The writer: send what is queued, in order, then end; once the connection is

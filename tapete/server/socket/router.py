@@ -14,6 +14,7 @@ import logging
 
 import msgspec
 
+from tapete.aio import running_loop
 from tapete.cluster import Node, Unreachable
 from tapete.rooms import Elsewhere, PrivateRoom, Table, error
 from tapete.rooms.inbox import Message, Moved, What
@@ -256,7 +257,7 @@ class Router:
     def moved(self, conn: Conn, what: What) -> None:
         """``conn``'s table or room is not run where it was: join it again where it is run
         now (often here), the way its client last asked to."""
-        task = asyncio.get_running_loop().create_task(self._rejoin(conn, what))
+        task = running_loop().create_task(self._rejoin(conn, what))
         self._rejoining.add(task)
         task.add_done_callback(self._rejoining.discard)
 

@@ -20,44 +20,12 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import OPEN, Protocol
 
+from tapete.aio import LeanQueue, running_loop
+
 log = logging.getLogger(__name__)
 
 CLOSE_NOT_UTF8 = 1007
 """Close code: a text message that is not UTF-8 (RFC 6455, «invalid frame payload data»)."""
-
-
-class LeanQueue:
-    """The one queue of what a socket received, as uvicorn's protocol uses it (``put_nowait``
-    by the protocol, ``get`` by the one reader, ``empty``): a list and a waiter, where an
-    ``asyncio.Queue`` holds four deques and an event, ~3 kB an idle socket
-    (bench/RESULTS.md, «The writer on the loop»)."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: list[Any] = []
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: Any) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> Any:
-        while not self._items:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def qsize(self) -> int:
-        return len(self._items)
 
 
 class LeanEvent:
@@ -87,7 +55,7 @@ class LeanEvent:
     async def wait(self) -> None:
         if self._value:
             return
-        waiter = asyncio.get_running_loop().create_future()
+        waiter = running_loop().create_future()
         self._waiters.append(waiter)
         try:
             await waiter
