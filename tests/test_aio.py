@@ -1,4 +1,4 @@
-"""The running loop found without a system call, and the one-reader queue."""
+"""The running loop found without a system call (the one-reader queue: test_wsimpl)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from tapete import aio
-from tapete.aio import LeanQueue, running_loop
+from tapete.aio import running_loop
 
 
 def test_running_loop_is_the_loop_running_now_on_each_thread() -> None:
@@ -42,26 +42,3 @@ def test_a_forked_child_forgets_the_parents_loop() -> None:
         return os.waitpid(pid, 0)[1]
 
     assert asyncio.run(fork()) == 0
-
-
-def test_the_queue_hands_items_in_order_to_its_reader() -> None:
-    async def run() -> list[int]:
-        queue: LeanQueue[int] = LeanQueue()
-        got: list[int] = []
-
-        async def reader() -> None:
-            while len(got) < 3:
-                got.append(await queue.get())
-
-        task = asyncio.create_task(reader())
-        await asyncio.sleep(0)  # (the reader waits on an empty queue)
-        assert queue.empty()
-        queue.put_nowait(1)
-        queue.put_nowait(2)
-        assert queue.qsize() == 2
-        await asyncio.sleep(0)
-        queue.put_nowait(3)
-        await task
-        return got
-
-    assert asyncio.run(run()) == [1, 2, 3]

@@ -17,12 +17,12 @@ import pytest
 import uvicorn
 import websockets
 
+from tapete.aio import LeanQueue
 from tapete.server.edge.limits import Limits
 from tapete.server.socket import Conn
 from tapete.server.socket.wsimpl import (
     LeanEvent,
     LeanHttpToolsProtocol,
-    LeanQueue,
     LeanSansIOProtocol,
     direct_writer,
 )
@@ -192,7 +192,7 @@ async def test_an_upgraded_connection_leaves_nothing_to_the_collector(
 
 
 async def test_the_lean_queue_hands_over_in_order_and_survives_a_cancelled_reader() -> None:
-    queue = LeanQueue()
+    queue: LeanQueue[str] = LeanQueue()
     assert queue.empty() and queue.qsize() == 0
     reader = asyncio.ensure_future(queue.get())
     await asyncio.sleep(0)
