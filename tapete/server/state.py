@@ -156,13 +156,15 @@ class WriteHealth:
         """Hear every error of ``store``'s connections (pages, accounts, the move writer)."""
         for engine in (store.engine.sync_engine, store.writer.engine):
             event.listen(engine, "handle_error", self._error)
+        store.writer.failures.append(self._heard)  # (its batches on the driver's connection)
 
     def _error(self, context: Any) -> None:
-        if cannot_write(context.original_exception):
+        self._heard(context.original_exception)
+
+    def _heard(self, exc: BaseException) -> None:
+        if cannot_write(exc):
             if not self.failing:
-                log.warning(
-                    "the database cannot write: %s", context.original_exception, exc_info=False
-                )
+                log.warning("the database cannot write: %s", exc, exc_info=False)
             self.failed_at = self.clock()
 
     def wrote(self, *_: Any) -> None:

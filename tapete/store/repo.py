@@ -218,7 +218,9 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        writing = create_engine(sync_url(self.url), pool_size=1, max_overflow=0)
+        # (on the loop, two connections that never work at once: the one the writer keeps
+        # for its batches, and one for every other write, Store.tx)
+        writing = create_engine(sync_url(self.url), pool_size=2 if on_loop else 1, max_overflow=0)
         if writing.dialect.name == "sqlite":
             event.listen(writing, "connect", _sqlite_writer if on_loop else _sqlite_thread)
             event.listen(writing, "begin", _begin_immediate)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, update
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
 from tapete.aio import running_loop
@@ -100,9 +100,13 @@ class Pending:
     at: float = field(default_factory=time.perf_counter)
 
 
-def busy(exc: OperationalError) -> bool:
-    """SQLite said another connection holds the write lock (nothing of ours was written)."""
-    code = getattr(exc.orig, "sqlite_errorcode", None)
+def busy(exc: BaseException) -> bool:
+    """SQLite said another connection holds the write lock (nothing of ours was written):
+    the driver's error, or SQLAlchemy's around it."""
+    orig = exc.orig if isinstance(exc, OperationalError) else exc
+    if not isinstance(orig, sqlite3.OperationalError):
+        return False
+    code = getattr(orig, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _SQLITE_BUSY
 
 
@@ -140,13 +144,13 @@ class MoveWriter:
         written)."""
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
-        self._going = (
-            update(GameRow)
-            .where(GameRow.id == bindparam("gid"), GameRow.version == bindparam("prev"))
-            .values(version=bindparam("n"), updated_at=bindparam("now"))
-        )
-        self._ending = self._going.values(status="finished", outcome=bindparam("result"))
-        self._statements: dict[tuple[str, int], str] = {}
+        self._statements_made: dict[tuple[str, int], str] = {}
+        self.failures: list[Callable[[BaseException], None]] = []
+        """Told the driver's error of every batch that failed on the driver's connection
+        (those through SQLAlchemy's engine raise its ``handle_error`` event instead)."""
+        self._direct: Any = None
+        """On the loop (SQLite): the driver's connection the batches are written on (checked
+        out of the engine's pool at the first batch, back in it at :meth:`close`)."""
         dialect = engine.dialect
         self._when: Callable[[Any], Any] = (
             GameRow.__table__.c.updated_at.type.bind_processor(dialect) or _same
@@ -202,7 +206,7 @@ class MoveWriter:
         del self._queued[:MAX_BATCH]
         loop = batch[0].future.get_loop()
         written, error = self._attempt(batch)
-        if isinstance(error, OperationalError) and busy(error):
+        if error is not None and busy(error):
             COMMIT_BUSY.inc()  # rolled back untouched: first in line again
             self._queued[:0] = batch
             self._flush = loop.call_later(RETRY_SECONDS, self._write_queued)
@@ -239,6 +243,9 @@ class MoveWriter:
             while thread.is_alive():
                 await asyncio.sleep(JOIN_SECONDS)
             await asyncio.sleep(0)  # (the last batch's rooms are told)
+        direct, self._direct = self._direct, None
+        if direct is not None:
+            direct.close()  # (back to the pool: the engine's dispose closes it)
         checkpointer, self._checkpointer = self._checkpointer, None
         if checkpointer is not None:
             checkpointer.ask_to_stop()
@@ -300,9 +307,10 @@ class MoveWriter:
                 p.future.set_exception(StaleWrite(f"game {p.game_id} is not at version {p.n - 1}"))
 
     def _sql(self, kind: str, size: int) -> str:
-        """The statement ``kind`` ("fence", "insert") for ``size`` rows, made once a size in
-        the database's own placeholders (the driver binds the values)."""
-        sql = self._statements.get((kind, size))
+        """The statement ``kind`` ("fence", "insert"; "going", "ending": one game's version
+        moved on, or its end) for ``size`` rows, made once a size in the database's own
+        placeholders (the driver binds the values)."""
+        sql = self._statements_made.get((kind, size))
         if sql is not None:
             return sql
         pg = self.engine.dialect.name == "postgresql"
@@ -315,15 +323,22 @@ class MoveWriter:
                 f"UPDATE games SET version = v.n, updated_at = {mark} FROM v "
                 "WHERE games.id = v.gid AND games.version = v.prev RETURNING games.id"
             )
+        elif kind in ("going", "ending"):
+            doc = f"{mark}::json" if pg else mark
+            end = f", status = 'finished', outcome = {doc}" if kind == "ending" else ""
+            sql = (
+                f"UPDATE games SET version = {mark}, updated_at = {mark}{end} "
+                f"WHERE id = {mark} AND version = {mark}"
+            )
         else:
             doc = f"{mark}::json" if pg else mark
             rows = ", ".join([f"({mark}, {mark}, {mark}, {doc})"] * size)
             sql = f"INSERT INTO moves (game_id, n, seat, move) VALUES {rows}"
-        self._statements[kind, size] = sql
+        self._statements_made[kind, size] = sql
         return sql
 
     def _fence_all(
-        self, conn: Any, batch: list[Pending], now: datetime
+        self, execute: Callable[..., Any], batch: list[Pending], now: datetime
     ) -> tuple[set[int], set[int]]:
         """Move in one statement every game whose first move in the batch is not its last.
         Returns the moves tried, and those of them written."""
@@ -337,44 +352,82 @@ class MoveWriter:
         for i in going:
             params += [batch[i].game_id, batch[i].n - 1, batch[i].n]
         params.append(self._when(now))
-        done = {
-            row[0] for row in conn.exec_driver_sql(self._sql("fence", len(going)), tuple(params))
-        }
+        done = {row[0] for row in execute(self._sql("fence", len(going)), tuple(params))}
         return set(going), {i for i in going if batch[i].game_id in done}
 
     def _write(self, batch: list[Pending]) -> set[int]:
         """Write ``batch`` in one transaction (on the writer's thread: it reads the pending
         moves, touches no future); returns the indexes of the moves written (a stale one is
-        left out, the others go on)."""
+        left out, the others go on). On the loop (SQLite) a batch with no rated game's end
+        goes straight through the driver's connection: SQLAlchemy's engine, pool and events
+        took ~100 µs of CPU a batch, more than SQLite's work, and at 5,000 players a batch
+        is a move or two (bench/RESULTS.md, «A cheaper move»)."""
         t0 = time.perf_counter()
         for p in batch:
             BATCH_START_SECONDS.observe(t0 - p.at)
         now = self.now()
-        with self.engine.begin() as conn:
-            tried, written = self._fence_all(conn, batch, now)
-            games = {batch[i].game_id for i in written}
-            for i, p in enumerate(batch):
-                if i in tried:
-                    continue
-                if p.game_id in games:  # a second move of a game in one batch: stale (a room
-                    continue  # waits for each of its moves: only a stale owner does this)
-                params = {"gid": p.game_id, "prev": p.n - 1, "n": p.n, "now": now}
-                if p.outcome is None:
-                    result = conn.execute(self._going, params)
-                else:
-                    result = conn.execute(self._ending, {**params, "result": p.outcome})
-                if result.rowcount == 1:
-                    written.add(i)
-                    games.add(p.game_id)
-                    if p.outcome is not None and p.rated is not None:
-                        write_ratings(conn, p.rated.game, p.game_id, p.rated.seats, now)
-            values: list[Any] = []
-            for i in sorted(written):
-                p = batch[i]
-                values += [p.game_id, p.n, p.seat, self._json(p.move)]
-            if values:
-                conn.exec_driver_sql(self._sql("insert", len(written)), tuple(values))
+        if self.on_loop and all(p.rated is None for p in batch):
+            written = self._write_direct(batch, now)
+        else:
+            with self.engine.begin() as conn:
+                written = self._statements(conn.exec_driver_sql, batch, now, conn)
         COMMIT_SECONDS.observe(time.perf_counter() - t0)
+        return written
+
+    def _write_direct(self, batch: list[Pending], now: datetime) -> set[int]:
+        """SQLite on the loop: the batch's transaction on the driver's own connection, kept
+        checked out of the engine's pool for the writer's life (its connect events ran on
+        it: no busy timeout, no checkpoint, transactions begun by us)."""
+        if self._direct is None:
+            self._direct = self.engine.raw_connection()
+        raw: Any = self._direct.driver_connection
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            written = self._statements(raw.execute, batch, now, None)
+            raw.execute("COMMIT")
+        except BaseException as exc:
+            if raw.in_transaction:
+                with contextlib.suppress(sqlite3.Error):  # (else the connection goes too)
+                    raw.execute("ROLLBACK")
+            if raw.in_transaction or not busy(exc):  # (a full disk, an I/O error: the next
+                # batch on a new connection; SQLAlchemy's engine hears its own errors)
+                self._direct, direct = None, self._direct
+                direct.invalidate()
+                for heard in self.failures:
+                    heard(exc)
+            raise
+        return written
+
+    def _statements(
+        self, execute: Callable[..., Any], batch: list[Pending], now: datetime, conn: Any
+    ) -> set[int]:
+        """The batch's statements through ``execute(sql, parameters)`` (the driver's, or
+        SQLAlchemy's ``exec_driver_sql``), inside a transaction the caller begins and ends;
+        ``conn`` (SQLAlchemy's) writes a rated game's ratings."""
+        tried, written = self._fence_all(execute, batch, now)
+        games = {batch[i].game_id for i in written}
+        when = self._when(now)
+        for i, p in enumerate(batch):
+            if i in tried:
+                continue
+            if p.game_id in games:  # a second move of a game in one batch: stale (a room
+                continue  # waits for each of its moves: only a stale owner does this)
+            if p.outcome is None:
+                result = execute(self._sql("going", 1), (p.n, when, p.game_id, p.n - 1))
+            else:
+                params = (p.n, when, self._json(p.outcome), p.game_id, p.n - 1)
+                result = execute(self._sql("ending", 1), params)
+            if result.rowcount == 1:
+                written.add(i)
+                games.add(p.game_id)
+                if p.outcome is not None and p.rated is not None:
+                    write_ratings(conn, p.rated.game, p.game_id, p.rated.seats, now)
+        values: list[Any] = []
+        for i in sorted(written):
+            p = batch[i]
+            values += [p.game_id, p.n, p.seat, self._json(p.move)]
+        if values:
+            execute(self._sql("insert", len(written)), tuple(values))
         return written
 
 
