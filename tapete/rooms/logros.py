@@ -66,7 +66,11 @@ class Logros:
             for seat, s in enumerate(record.seats)
             if s.get("kind") == "human" and isinstance(s.get("guest"), str)
         ]
-        todo = [(seat, g) for seat, g in people if not await self.store.logros.counted(game_id, g)]
+        done = await self.store.logros.counted_for(game_id)
+        todo: dict[str, int] = {}  # (guest: seat; a guest in two seats counts once, the first)
+        for seat, guest in people:
+            if guest not in done:
+                todo.setdefault(guest, seat)
         if not todo:
             return {}
         spec = REGISTRY[record.kind].game
@@ -83,8 +87,9 @@ class Logros:
         ratings = await self.store.players.changes(game_id) if record.rated else {}
         config = spec.parse_config(record.config)
         goals = {logro.key: logro.goal for _, logro in definitions()}
-        earned: dict[str, list[str]] = {}
-        for seat, guest in todo:
+        kinds = await self.store.logros.kinds_of(list(todo))
+        counts: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
+        for guest, seat in todo.items():
             facts = Finished(
                 config=config,
                 outcome=outcome,
@@ -100,14 +105,13 @@ class Logros:
                 n = logro.count(facts)
                 if n > 0:
                     adds[logro.key] = n
-            sets = {KINDS.key: len(await self.store.logros.kinds(guest) | {record.kind})}
+            sets = {KINDS.key: len(kinds[guest] | {record.kind})}
             if facts.daily:
                 best = best_streak(await self.store.daily.days(guest))
                 sets.update({streak.key: best for streak in STREAKS})
-            got = await self.store.logros.count(game_id, guest, adds, sets, goals, utcnow())
-            if got:
-                earned[guest] = got
-        return earned
+            counts[guest] = (adds, sets)
+        got = await self.store.logros.count_all(game_id, counts, goals, utcnow())
+        return {guest: keys for guest, keys in got.items() if keys}
 
     async def earned_by(self, game_id: str, guest: str) -> list[str]:
         """What the game earned ``guest`` (counted first, if it was not yet)."""
