@@ -43,6 +43,8 @@ class PrivateRooms:
         """Told the unit of each room closed here (it goes if nothing else of it is open)."""
         self.grace_seconds = grace_seconds
         self._rooms: dict[str, PrivateRoom] = {}
+        self._by_id: dict[str, PrivateRoom] = {}
+        """The same rooms by their id (a game's end finds its room in one look)."""
         self._lock = asyncio.Lock()
 
     def get(self, code: str) -> PrivateRoom | None:
@@ -54,14 +56,13 @@ class PrivateRooms:
 
     def holds(self, unit: str) -> bool:
         """Whether the room of ``unit`` is open here."""
-        return any(room_unit(r.record.id) == unit for r in self._rooms.values())
+        prefix = room_unit("")
+        return unit.startswith(prefix) and unit.removeprefix(prefix) in self._by_id
 
     def of_game(self, room_id: str | None, game_id: str) -> PrivateRoom | None:
         """The room open here whose current game is ``game_id``."""
-        for room in self._rooms.values():
-            if room.record.id == room_id and room.record.game_id == game_id:
-                return room
-        return None
+        room = self._by_id.get(room_id) if room_id is not None else None
+        return room if room is not None and room.record.game_id == game_id else None
 
     async def open(self, record: RoomRecord) -> PrivateRoom:
         """The room of ``record``, opened if it is not open yet."""
@@ -69,7 +70,7 @@ class PrivateRooms:
             room = self._rooms.get(record.code)
             if room is None:
                 room = await PrivateRoom.open(record, self.store, self.events, self.grace_seconds)
-                self._rooms[record.code] = room
+                self._rooms[record.code] = self._by_id[record.id] = room
             return room
 
     async def create(self, kind: str, options: Any, host: str, name: str) -> PrivateRoom:
@@ -111,7 +112,7 @@ class PrivateRooms:
         for code, room in list(self._rooms.items()):
             if room.record.id in closed:
                 await room.close()
-                del self._rooms[code]
+                self._forget(code)
                 await self.release(room_unit(room.record.id))
         return len(closed)
 
@@ -121,10 +122,16 @@ class PrivateRooms:
         async with self._lock:
             for code, room in list(self._rooms.items()):
                 if room_unit(room.record.id) in units:
-                    del self._rooms[code]
+                    self._forget(code)
                     await room.moved()
 
     async def close(self) -> None:
         for room in list(self._rooms.values()):
             await room.close()
         self._rooms.clear()
+        self._by_id.clear()
+
+    def _forget(self, code: str) -> None:
+        room = self._rooms.pop(code)
+        if self._by_id.get(room.record.id) is room:
+            del self._by_id[room.record.id]

@@ -4,6 +4,7 @@ rebuilding them on a restart, and letting the idle ones go."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -87,6 +88,8 @@ class Tables:
         """Told the unit of each table dropped here (it goes if nothing else of it is open)."""
         self.idle_seconds = idle_seconds
         self._tables: dict[str, Table] = {}
+        self._units: collections.Counter[str] = collections.Counter()
+        """How many of the open tables each unit has (:meth:`holds` in one look)."""
         self._touched: dict[str, float] = {}
         """When each table was last asked for (loop time)."""
         self._room_deals: dict[str, dict[str, Any]] = {}
@@ -106,7 +109,7 @@ class Tables:
 
     def holds(self, unit: str) -> bool:
         """Whether a table of ``unit`` is open here."""
-        return any(table_unit(t.record) == unit for t in self._tables.values())
+        return self._units[unit] > 0
 
     async def open(
         self,
@@ -127,6 +130,7 @@ class Tables:
                     record, self.store, self.settings, clocks, moves, self.events, left
                 )
                 self._tables[record.id] = table
+                self._units[table_unit(record)] += 1
             self._touched[record.id] = running_loop().time()
             return table
 
@@ -274,8 +278,7 @@ class Tables:
         """Close these tables and forget them (the caller holds the lock)."""
         for table in tables:
             await table.close()
-            self._tables.pop(table.id, None)
-            self._touched.pop(table.id, None)
+            self._forget(table)
             await self.release(table_unit(table.record))
 
     async def set_aside(self, guest: str, kind: str, keep: str) -> int:
@@ -299,8 +302,7 @@ class Tables:
         connections to join again."""
         async with self._lock:
             for table in [t for t in self._tables.values() if table_unit(t.record) in units]:
-                self._tables.pop(table.id, None)
-                self._touched.pop(table.id, None)
+                self._forget(table)
                 await table.moved()
 
     async def close(self) -> None:
@@ -308,3 +310,13 @@ class Tables:
             await table.close()
         self._tables.clear()
         self._touched.clear()
+        self._units.clear()
+
+    def _forget(self, table: Table) -> None:
+        if self._tables.get(table.id) is table:
+            del self._tables[table.id]
+            unit = table_unit(table.record)
+            self._units[unit] -= 1
+            if self._units[unit] <= 0:
+                del self._units[unit]
+        self._touched.pop(table.id, None)
