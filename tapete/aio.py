@@ -68,5 +68,10 @@ class LeanQueue(Generic[T]):
     def empty(self) -> bool:
         return not self._items
 
+    def drain(self) -> list[T]:
+        """Everything queued, taken out (the reader has stopped)."""
+        items, self._items = self._items, []
+        return items
+
     def qsize(self) -> int:
         return len(self._items)

@@ -7,7 +7,7 @@ from tapete.rooms.live import Live
 from tapete.rooms.ownership import Elsewhere
 from tapete.rooms.private_room import PrivateRoom
 from tapete.rooms.stream import Subscriber
-from tapete.rooms.table import Table
+from tapete.rooms.table import Table, TableClosed
 from tapete.rooms.tables import practice_seats
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "Settings",
     "Subscriber",
     "Table",
+    "TableClosed",
     "error",
     "practice_seats",
 ]

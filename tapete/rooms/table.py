@@ -59,6 +59,16 @@ def standin_of(found: Entry) -> str | None:
     return "skip" if found.game.absent is not None else None
 
 
+class TableClosed(Exception):
+    """The table was closed while its reader waited for it to be durable: it shows nothing
+    now (its game opens again from its log, here or where it is run)."""
+
+
+RECOVER_SECONDS = (0.05, 2.0)
+"""After a move that could not be written, how soon the log is read again if it cannot be
+read either (the database restarting), doubling up to the second figure."""
+
+
 class TableEvents(Protocol):
     """What a table tells whoever runs it (:class:`~tapete.rooms.live.Live`)."""
 
@@ -110,6 +120,8 @@ class Table:
         is written (or forgotten), so nobody is shown a move a crash would lose."""
         self._durable.set()
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self._recovering = False
         self._dropped: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         """Human seats of a game among friends with nobody connected: since when (loop time)
         and the timer of their grace."""
@@ -197,12 +209,36 @@ class Table:
         self.stream.history.clear()
         self.stream.history.extend(history)
 
+    async def _recover(self) -> None:
+        """The state again from the log, after a move that could not be written (or a
+        bug): as often as it takes, waiting longer each time (:data:`RECOVER_SECONDS`) —
+        the database may be restarting — while the caller keeps :meth:`durable` waiting,
+        so that nobody is shown a move that is not in the log. :meth:`close` stops it."""
+        delay, most = RECOVER_SECONDS
+        self._recovering = True
+        try:
+            while True:
+                try:
+                    await self._replay_log()
+                    return
+                except Exception as exc:
+                    log.warning(
+                        "table %s: its log cannot be read (%s): again in %.2f s", self.id, exc,
+                        delay,
+                    )  # fmt: skip
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, most)
+        finally:
+            self._recovering = False
+
     async def durable(self) -> None:
         """Wait until the state holds no move that is not yet in the log. Whoever shows the
         room (a view, a draft's report, a hint) awaits this, then builds what it shows
         without awaiting anything else."""
         while not self._durable.is_set():
             await self._durable.wait()
+        if self._closed:
+            raise TableClosed(self.id)
 
     async def close(self) -> None:
         for _, handle in self._dropped.values():
@@ -211,13 +247,21 @@ class Table:
         for handle in self._joining.values():
             handle.cancel()
         self._joining.clear()
+        self._closed = True
         await self.bots.stop()
         self.clocks.stop()
         if self._task is not None:
-            self.queue.put_nowait(STOP)
+            if self._recovering:  # (the log cannot be read: what it holds goes unshown)
+                self._task.cancel()
+            else:
+                self.queue.put_nowait(STOP)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        for item in self.queue.drain():  # (sent as it closed: nobody will play them here)
+            if isinstance(item, Submit) and not item.future.done():
+                item.future.set_result(error("busy", item.lang))
+        self._durable.set()  # (whoever waited is told it closed)
 
     @property
     def finished(self) -> bool:
@@ -511,6 +555,8 @@ class Table:
         self, guest: str | None, version: Any, move: Any, lang: str = "es"
     ) -> Message | None:
         """Pass a player's move through the gate; returns an error message, or None if applied."""
+        if self._closed:
+            return error("busy", lang)
         future: asyncio.Future[Message | None] = running_loop().create_future()
         self.queue.put_nowait(Submit(guest, version, self.read_move(move), future, lang))
         return await future
@@ -549,6 +595,10 @@ class Table:
                 elif isinstance(item, JoinOver):
                     self._join_over(item)
                 await self._absent_turns()
+            except asyncio.CancelledError:  # (closed while its log could not be read)
+                if isinstance(item, Submit) and not item.future.done():
+                    item.future.set_result(error("busy", item.lang))
+                raise
             except StaleWrite:  # another process moved the log on: it owns the game
                 log.warning("table %s: the log moved on without it", self.id)
                 if isinstance(item, Submit) and not item.future.done():
@@ -565,7 +615,7 @@ class Table:
                     item.future.set_result(error("unavailable" if full else "busy", item.lang))
                 self._durable.clear()  # what the failure left is shown to nobody
                 try:
-                    await self._replay_log()
+                    await self._recover()
                 finally:
                     self._durable.set()
             self.clocks.sync()
@@ -695,7 +745,7 @@ class Table:
                 self.id, version, seat, move_json, outcome, self.rated(outcome)
             )
         except Exception:
-            await self._replay_log()  # the move was not committed: forget it
+            await self._recover()  # the move was not committed: forget it
             raise
         self.version = version
         self.clocks.sync()

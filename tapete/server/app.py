@@ -23,7 +23,7 @@ from starlette.types import Scope
 from tapete.cluster import Unreachable
 from tapete.i18n.errors import describe
 from tapete.mail import Mailer
-from tapete.rooms import Settings
+from tapete.rooms import Settings, TableClosed
 from tapete.server.account.account import AccountApi
 from tapete.server.account.guests import GuestMiddleware
 from tapete.server.account.history import History
@@ -208,7 +208,8 @@ def create_app(
         return pages.render(request, "refused.html", status=status, message=words)
 
     async def unreachable(request: Request, exc: Exception) -> Response:
-        """Several processes: Redis, or the process that runs the room, did not answer."""
+        """Several processes: Redis, or the process that runs the room, did not answer; or
+        the table closed while the request waited for it (asked again, it opens anew)."""
         return refuse(request.scope, "busy", 503)
 
     async def unavailable(request: Request, exc: Exception) -> Response:
@@ -252,6 +253,7 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={
             Unreachable: unreachable,
+            TableClosed: unreachable,
             OperationalError: unavailable,
             Full: full,
         },

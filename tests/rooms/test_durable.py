@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tapete.rooms import Settings, Table
+from tapete.rooms import Settings, Table, TableClosed
 from tapete.store import Store
 from tests.lives import Lives
 
@@ -96,3 +96,62 @@ async def test_a_hint_waits_for_the_move_to_be_written(
     gate.set()
     assert await move is None
     assert (await hint)["code"] == "not_your_turn"  # it drew: Sofía's turn now
+
+
+def unreadable_log(monkeypatch: pytest.MonkeyPatch, store: Store) -> asyncio.Event:
+    """The log cannot be read (the database restarting) until the returned event is set."""
+    back = asyncio.Event()
+    real = store.moves
+
+    async def moves(game_id: str) -> Any:
+        if not back.is_set():
+            raise OSError("the database is restarting")
+        return await real(game_id)
+
+    monkeypatch.setattr(store, "moves", moves)
+    return back
+
+
+async def test_a_failed_write_whose_log_cannot_be_read_shows_nothing_until_it_can(
+    store: Store, lives: Lives, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chaos bench's two moves lost (bench/RESULTS.md, «Chaos, ten minutes»): a commit
+    failed while PostgreSQL restarted, and so did reading the log back; the table showed
+    the move it had applied and not written, and its task died."""
+    live = lives(Settings(bot_delay=30.0))
+    room = await live.tables.create("guerra", {}, G0)
+    before = room.view_message(0)["view"]
+    gate, started = slow_writes(monkeypatch, store, fail=True)
+    back = unreadable_log(monkeypatch, store)
+    move = asyncio.create_task(room.submit(G0, 0, {"type": "turn"}))
+    await started.wait()
+    reader = asyncio.create_task(read(room))
+    gate.set()
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    assert not reader.done()  # the log is not read yet: nothing to show
+    back.set()
+    assert (await asyncio.wait_for(move, 5))["code"] == "busy"  # type: ignore[index]
+    version, view, _, sync_view = await asyncio.wait_for(reader, 5)
+    assert version == 0 and view == sync_view == before
+    monkeypatch.undo()
+    assert await room.submit(G0, 0, {"type": "turn"}) is None  # the table plays on
+    assert [m.n for m in await store.moves(room.id)] == [1]
+
+
+async def test_a_table_closed_while_its_log_cannot_be_read_shows_nothing(
+    store: Store, lives: Lives, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live = lives(Settings(bot_delay=30.0))
+    room = await live.tables.create("guerra", {}, G0)
+    gate, started = slow_writes(monkeypatch, store, fail=True)
+    unreadable_log(monkeypatch, store)
+    move = asyncio.create_task(room.submit(G0, 0, {"type": "turn"}))
+    await started.wait()
+    reader = asyncio.create_task(read(room))
+    gate.set()
+    await asyncio.sleep(0.05)
+    await asyncio.wait_for(room.close(), 5)  # (its lease lost meanwhile: another runs it)
+    with pytest.raises(TableClosed):
+        await asyncio.wait_for(reader, 5)
+    assert (await asyncio.wait_for(move, 5))["code"] == "busy"  # type: ignore[index]

@@ -16,7 +16,7 @@ import msgspec
 
 from tapete.aio import running_loop
 from tapete.cluster import Node, Unreachable
-from tapete.rooms import Elsewhere, PrivateRoom, Table, error
+from tapete.rooms import Elsewhere, PrivateRoom, Table, TableClosed, error
 from tapete.rooms.inbox import Message, Moved, What
 from tapete.rooms.messages import (
     Check,
@@ -113,6 +113,9 @@ class Router:
                 conn.send(Moved(what))  # (handed over meanwhile: its process asks again)
                 return None
             return error("busy", lang)
+        except TableClosed:  # (closed while this waited for it: join it again, anew)
+            conn.send(Moved("table"))
+            return None
 
     async def route(self, conn: Conn, message: ClientMessageType, text: str) -> Message | None:
         """Hand ``message`` (``text`` as it came) to whoever runs what it is for."""
