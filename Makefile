@@ -105,20 +105,25 @@ STOCK_TESTS := tests/rooms tests/server/test_socket.py tests/server/test_socket_
 	$(CLUSTER)::test_a_game_is_played_through_another_process_than_its_owner \
 	$(CLUSTER)::test_a_private_room_across_processes_by_its_code
 
-# Everything: the lint, the browser tests and the rest at once, the tests each on two workers
-# (pytest-xdist, each worker with its own servers on free ports): the browser suite mostly
-# waits on Chromium and its server, the rest is Python (bench/RESULTS.md, «The browser suite
-# on two workers»); then the stock run. The lint's and the browser suite's reports follow the
-# rest's; any part failing fails. Each pytest has a base temporary directory of its own: in
-# the shared /tmp/pytest-of-$$USER, one run's cleanup of old directories races another's
-# (a directory listing left open, a ResourceWarning that -W error turns into a failure).
+# Everything at once: the lint, the browser tests, the rest, and the stock run, the tests each
+# on two workers (pytest-xdist, each worker with its own servers on free ports): the browser
+# suite mostly waits on Chromium and its server, the rest is Python (bench/RESULTS.md, «The
+# browser suite on two workers»); the stock run beside them rather than after the rest keeps
+# both cores busy to the end (bench/RESULTS.md, «The suite's time, the stock run beside»).
+# The reports follow the rest's; any part failing fails. Each pytest has a base temporary
+# directory of its own: in the shared /tmp/pytest-of-$$USER, one run's cleanup of old
+# directories races another's (a directory listing left open, a ResourceWarning that
+# -W error turns into a failure).
 test: system-deps $(VENV)/.dev compiled node_modules/.installed
-	@lintlog=$$(mktemp); log=$$(mktemp); tmp=$$(mktemp -d); \
+	@lintlog=$$(mktemp); log=$$(mktemp); stocklog=$$(mktemp); tmp=$$(mktemp -d); \
 	$(MAKE) -s lint >"$$lintlog" 2>&1 & linting=$$!; \
 	$(PY) -m pytest -W error -n 2 --basetemp="$$tmp/e2e" tests/e2e >"$$log" 2>&1 & browser=$$!; \
+	$(STOCK) $(PY) -m pytest -W error -q -n 2 --basetemp="$$tmp/stock" $(STOCK_TESTS) \
+	  >"$$stocklog" 2>&1 & stocking=$$!; \
 	$(PY) -m pytest -W error -n 2 --basetemp="$$tmp/rest" --ignore=tests/e2e; rest=$$?; \
+	wait $$stocking; stock=$$?; \
 	echo "== the room, table and socket tests at stock settings ($(STOCK)) =="; \
-	$(STOCK) $(PY) -m pytest -W error -q -n 2 --basetemp="$$tmp/stock" $(STOCK_TESTS); stock=$$?; \
+	cat "$$stocklog"; rm -f "$$stocklog"; \
 	wait $$linting; lint=$$?; \
 	echo "== the lint (make lint) =="; cat "$$lintlog"; rm -f "$$lintlog"; \
 	wait $$browser; e2e=$$?; \
