@@ -260,8 +260,10 @@ def check(db: str, seen: list[Seen]) -> dict[str, int]:
             for (g, v), move in shown.items():
                 if g == game and logged.get(v) != move:
                     out["lost"] += 1
-                    print(f"lost: game {game} version {v}: shown {move}, logged "
-                          f"{logged.get(v)} (log ends at {max(logged, default=0)}, {status})")
+                    print(
+                        f"lost: game {game} version {v}: shown {move}, logged "
+                        f"{logged.get(v)} (log ends at {max(logged, default=0)}, {status})"
+                    )
             config = json.loads(config) if isinstance(config, str) else config
             state = guerra.new(guerra.parse_config(config), int(seed))
             try:
