@@ -102,6 +102,8 @@ class BotDriver:
         RULES.md «Quick play», «Leaving»)."""
         self.hinting: set[int] = set()
         """Seats whose hint is being computed (one at a time each)."""
+        self._bot_seats = [i for i, s in enumerate(table.record.seats) if s.get("kind") == "bot"]
+        """The seats that are a bot's from the start (asked after every move: made once)."""
         self.hinted = Throttle(table.settings.hints_per_minute, HINT_WINDOW)
         """The hints each seat had in the last minute."""
         self._watchdog: asyncio.Task[None] | None = None
@@ -145,7 +147,7 @@ class BotDriver:
         bots = table.entry.bots
         if bots is None:
             return []
-        out = [i for i, s in enumerate(table.record.seats) if s.get("kind") == "bot"]
+        out = self._bot_seats
         if table.spec.timeouts is not None and bots.standin is not None:
             limit = table.settings.takeover_after
             timeouts = table.spec.timeouts(table.state)

@@ -110,6 +110,9 @@ class Table:
         self.clock_seconds: Mapping[str, float | None] = clocks or {}
         """The room's own clocks (a private room's online seconds), over the game's practice
         defaults; the server's settings still win (tests, an operator's --turn-seconds)."""
+        self._moves = MOVES.labels(record.kind)
+        self._move_seconds = MOVE_SECONDS.labels(record.kind)
+        """This game's children of the two metrics of every move (labels() takes a lock)."""
         self.stream = Stream()
         self.clocks = Clocks(self)
         self.bots = BotDriver(self)
@@ -657,7 +660,7 @@ class Table:
                 await self.commit(mover, sub.move)
             except IllegalMove:
                 break
-        MOVE_SECONDS.labels(self.record.kind).observe(time.perf_counter() - sub.at)
+        self._move_seconds.observe(time.perf_counter() - sub.at)
         return None
 
     def unseated(self, guest: str | None, lang: str) -> Message:
@@ -751,7 +754,7 @@ class Table:
         self.clocks.sync()
         logged = Logged(version, seat, move_json, events)
         self.stream.publish(logged, lambda s: self.game.view(self.state, s), self.clocks.json())
-        MOVES.labels(self.record.kind).inc()
+        self._moves.inc()
         if self.finished and self.events is not None:
             self.events.finished(self)
         if self.online and self.finished:
