@@ -736,7 +736,9 @@ class PrivateRoom:
         self.rematch.clear()
         self.record.status = "playing"
         self.record.games += 1
-        dressed = [await self._dressed(s) for s in seats]
+        people = [s["guest"] for s in seats if _dressable(s)]
+        worn = await self.store.accounts.wearing(people) if people else {}
+        dressed = [self._dressed(s, worn) for s in seats]
         here = self.connected()
         absent = {
             i: s["guest"] in self.away
@@ -746,12 +748,18 @@ class PrivateRoom:
         assert self.events is not None  # (a copy to read acts on nothing)
         self.record.game_id = await self.events.start_game(self, dressed, absent)
 
-    async def _dressed(self, seat: dict[str, Any]) -> dict[str, Any]:
+    def _dressed(
+        self, seat: dict[str, Any], worn: dict[str, tuple[dict[str, Any], str | None]]
+    ) -> dict[str, Any]:
         """A human's seat in a game with what they wear (the shop's card back, frame…) as
-        the game starts: what the others see of them at the table."""
-        if seat.get("kind") != "human" or not isinstance(seat.get("guest"), str):
+        the game starts (``worn``: :meth:`Accounts.wearing`): what the others see of them
+        at the table (kept in :attr:`looks` for the room's page)."""
+        if not _dressable(seat):
             return seat
-        return {**seat, "worn": await self._look(seat["guest"])}
+        guest = seat["guest"]
+        equipped, avatar = worn.get(guest, (None, None))
+        self.looks[guest] = looks = look(equipped, avatar)
+        return {**seat, "worn": looks}
 
     async def _look(self, guest: str) -> dict[str, Any]:
         """What ``guest`` wears now (kept in :attr:`looks` for the room's page)."""
@@ -772,6 +780,10 @@ class PrivateRoom:
         nxt = next((s["guest"] for s in self.seats if s.get("kind") == "human"), None)
         if nxt is not None:
             self.record.host = nxt
+
+
+def _dressable(seat: dict[str, Any]) -> bool:
+    return seat.get("kind") == "human" and isinstance(seat.get("guest"), str)
 
 
 def check_options(kind: str, data: Any) -> dict[str, Any]:

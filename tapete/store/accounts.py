@@ -104,6 +104,15 @@ class Accounts:
                 daily_keeps=aware(row.daily_keeps),
             )
 
+    async def wearing(self, guests: list[str]) -> dict[str, tuple[dict[str, Any], str | None]]:
+        """What each of ``guests`` wears (equipped items, avatar), in one query; a guest
+        with no account is left out."""
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(Guest.id, Guest.equipped, Guest.avatar).where(Guest.id.in_(guests))
+            )
+            return {gid: (dict(equipped or {}), avatar) for gid, equipped, avatar in rows}
+
     async def set_profile(self, guest: str, **fields: Any) -> None:
         """Change any of name, avatar, lang, tz."""
         allowed = {"name", "avatar", "lang", "tz"}
