@@ -18,7 +18,18 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import create_engine, delete, event, func, make_url, or_, select, text, update
+from sqlalchemy import (
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    make_url,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -548,7 +559,11 @@ class Store:
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise StaleWrite(f"room {room.id} is not at version {expected}")
             s.execute(delete(RoomSeatRow).where(RoomSeatRow.room_id == room.id))
-            s.add_all([_seat_row(room.id, n, seat) for n, seat in enumerate(room.seats)])
+            if room.seats:  # (one statement, not the ORM's unit of work: every lobby change)
+                s.execute(
+                    insert(RoomSeatRow),
+                    [_seat_values(room.id, n, seat) for n, seat in enumerate(room.seats)],
+                )
 
         await self.tx.run(write)
 
@@ -578,15 +593,19 @@ class Store:
 
 
 def _seat_row(room_id: str, n: int, seat: dict[str, Any]) -> RoomSeatRow:
-    return RoomSeatRow(
-        room_id=room_id,
-        n=n,
-        kind=seat.get("kind", "empty"),
-        guest=seat.get("guest"),
-        name=seat.get("name"),
-        level=seat.get("level"),
-        public=seat.get("public"),
-    )
+    return RoomSeatRow(**_seat_values(room_id, n, seat))
+
+
+def _seat_values(room_id: str, n: int, seat: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "room_id": room_id,
+        "n": n,
+        "kind": seat.get("kind", "empty"),
+        "guest": seat.get("guest"),
+        "name": seat.get("name"),
+        "level": seat.get("level"),
+        "public": seat.get("public"),
+    }
 
 
 def _sqlite_writer(dbapi_connection: Any, record: Any) -> None:
