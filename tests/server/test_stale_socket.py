@@ -43,3 +43,29 @@ def test_the_stale_halls_socket_joins_again_at_the_logs_version(tmp_path: Path) 
             assert again["version"] == 1
         api = one.get(f"/api/partidas/{game_id}").json()
         assert api["version"] == 1 and again["view"] == api["view"]
+
+
+def test_a_table_closed_as_it_is_joined_is_joined_again_anew(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A table closed while a join waited for it to be durable (its lease lost, its log
+    unreadable: tests/rooms/test_durable.py) shows nothing; the socket joins again."""
+    from tapete.rooms import Table, TableClosed
+
+    real, calls = Table.durable, []
+
+    async def durable(self: Table) -> None:
+        calls.append(self.id)
+        if len(calls) == 1:
+            raise TableClosed(self.id)
+        await real(self)
+
+    monkeypatch.setattr(Table, "durable", durable)
+    with TestClient(create_app(default_url(tmp_path / "closed.db"), FROZEN)) as client:
+        client.get("/")
+        game_id = client.post("/api/guerra/nueva", json={"config": {}}).json()["id"]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "game": game_id})
+            joined = ws.receive_json()  # (the first frame: no error before it)
+            assert joined["type"] == "joined" and joined["version"] == 0
+    assert calls == [game_id, game_id]

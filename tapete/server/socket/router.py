@@ -277,6 +277,9 @@ class Router:
             except Unreachable:
                 await asyncio.sleep(1.0)
                 continue
+            except TableClosed:  # (closed again as it was joined: once more)
+                await asyncio.sleep(REJOIN_DELAY)
+                continue
             if reply is not None:
                 conn.send(reply)
             return
