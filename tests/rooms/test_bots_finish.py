@@ -65,12 +65,21 @@ def slow_machine(monkeypatch: pytest.MonkeyPatch, mean: float = 0.001, seed: int
             patch_bots(monkeypatch, key, jittery)
 
 
-async def drive(room: Table, seat: int = 0, patience: float = 1.0) -> bool:
+def thinking(room: Table) -> bool:
+    """A bot's decision is in flight for the table's current version (slow, not frozen)."""
+    return any(version == room.version for version in room.bots.pending.values())
+
+
+async def drive(room: Table, seat: int = 0, patience: float = 1.0, most: float = 60.0) -> bool:
     """Play ``seat`` to the end of the game: whenever it may act, its first legal move from
     its own view, with the current version, at once (as a quick player on a socket would).
-    False if the table stood still for ``patience`` seconds with only bots to act."""
+    False if the table stood still for ``patience`` seconds with only bots to act and none
+    of them deciding on the current version (a frozen table, not a slow decision: a Rummy
+    decision on a machine as loaded as ``make test``'s took longer once), or after ``most``
+    seconds in all."""
     changed = asyncio.Event()
     conn, _ = room.subscribe(G0, lambda message: changed.set(), None)
+    deadline = time.monotonic() + most
     try:
         while not room.finished:
             if seat in room.game.actors(room.state):
@@ -82,6 +91,8 @@ async def drive(room: Table, seat: int = 0, patience: float = 1.0) -> bool:
             try:
                 await asyncio.wait_for(changed.wait(), patience)
             except TimeoutError:
+                if thinking(room) and time.monotonic() < deadline:
+                    continue
                 return False
         return True
     finally:
