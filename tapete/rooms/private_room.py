@@ -756,16 +756,17 @@ class PrivateRoom:
         at the table (kept in :attr:`looks` for the room's page)."""
         if not _dressable(seat):
             return seat
-        guest = seat["guest"]
-        equipped, avatar = worn.get(guest, (None, None))
-        self.looks[guest] = looks = look(equipped, avatar)
-        return {**seat, "worn": looks}
+        return {**seat, "worn": self._wears(seat["guest"], worn)}
 
     async def _look(self, guest: str) -> dict[str, Any]:
         """What ``guest`` wears now (kept in :attr:`looks` for the room's page)."""
-        account = await self.store.accounts.get(guest)
-        looks = look(account.equipped, account.avatar) if account is not None else look(None, None)
-        self.looks[guest] = looks
+        return self._wears(guest, await self.store.accounts.wearing([guest]))
+
+    def _wears(
+        self, guest: str, worn: dict[str, tuple[dict[str, Any], str | None]]
+    ) -> dict[str, Any]:
+        equipped, avatar = worn.get(guest, (None, None))
+        self.looks[guest] = looks = look(equipped, avatar)
         return looks
 
     def _check_seat(self, seat: int) -> None:

@@ -78,12 +78,8 @@ class Logros:
             )
             return set(rows)
 
-    async def kinds(self, guest: str) -> set[str]:
-        """The games ``guest`` has finished one of (counted)."""
-        return (await self.kinds_of([guest]))[guest]
-
     async def kinds_of(self, guests: list[str]) -> dict[str, set[str]]:
-        """:meth:`kinds` of each of ``guests``, in one query."""
+        """The games each of ``guests`` has finished one of (counted), in one query."""
         out: dict[str, set[str]] = {guest: set() for guest in guests}
         async with self.sessions() as s:
             rows = await s.execute(
